@@ -1,0 +1,71 @@
+"""Pure-torch maths core of PosEnc Explorer (no Qt).
+
+Sinusoidal / binary / naive / learned absolute encodings, RoPE, ALiBi and similarity helpers.
+Conventions are documented in each module and in GUIDE §4: frequencies ``ω_i = θ_i =
+base^(-2i/d)``; sinusoidal layouts ``"interleaved"`` (paper) and ``"concat"``; RoPE layouts
+``"interleaved"`` (RoFormer, GPT-J, LLaMA) and ``"half"`` (GPT-NeoX, HF ``rotate_half``).
+Invalid arguments raise :class:`ValueError` naming the argument and the accepted range.
+"""
+
+from __future__ import annotations
+
+from .alibi import alibi_bias, alibi_slopes
+from .rope import (
+    ROPE_LAYOUTS,
+    RopeLayout,
+    RotaryEmbedding,
+    apply_rope,
+    layout_permutation,
+    rope_angles,
+    rope_decay_bound,
+    rope_matrix,
+    rope_pair_scores,
+    rope_score_by_offset,
+    rope_scores,
+)
+from .rotation import rotation_matrix
+from .similarity import SIMILARITY_KINDS, SimilarityKind, similarity
+from .sinusoidal import (
+    SINUSOIDAL_LAYOUTS,
+    PositionalEncoding,
+    SinusoidalLayout,
+    binary_encoding,
+    inverse_frequencies,
+    learned_encoding,
+    naive_encoding,
+    sinusoidal_at,
+    sinusoidal_dot_by_offset,
+    sinusoidal_encoding,
+    wavelengths,
+)
+
+__all__ = [
+    "ROPE_LAYOUTS",
+    "SIMILARITY_KINDS",
+    "SINUSOIDAL_LAYOUTS",
+    "PositionalEncoding",
+    "RopeLayout",
+    "RotaryEmbedding",
+    "SimilarityKind",
+    "SinusoidalLayout",
+    "alibi_bias",
+    "alibi_slopes",
+    "apply_rope",
+    "binary_encoding",
+    "inverse_frequencies",
+    "layout_permutation",
+    "learned_encoding",
+    "naive_encoding",
+    "rope_angles",
+    "rope_decay_bound",
+    "rope_matrix",
+    "rope_pair_scores",
+    "rope_score_by_offset",
+    "rope_scores",
+    "rotation_matrix",
+    "similarity",
+    "sinusoidal_at",
+    "sinusoidal_dot_by_offset",
+    "sinusoidal_encoding",
+    "wavelengths",
+]

@@ -1,0 +1,280 @@
+"""Absolute positional encodings: sinusoidal (Vaswani et al. 2017), binary, naive and learned.
+
+Conventions (GUIDE §4)
+----------------------
+* Frequencies ``ω_i = base^(-2i/d)`` for ``i = 0 … d/2 - 1`` (so ``ω_0 = 1`` and
+  ``ω_{d/2-1} = base^(-(d-2)/d)``); wavelengths ``λ_i = 2π/ω_i``.
+* ``layout="interleaved"`` is the paper's layout: ``PE[p, 2i] = sin(p·ω_i)``,
+  ``PE[p, 2i+1] = cos(p·ω_i)``.
+* ``layout="concat"`` uses the same frequencies but puts all sines first, then all cosines:
+  ``PE[p, i] = sin(p·ω_i)``, ``PE[p, d/2 + i] = cos(p·ω_i)`` (what many codebases do).
+  (tensor2tensor additionally spaces its frequencies with ``d/2 - 1`` steps; this module does not.)
+* Angles ``p·ω_i`` are always computed in float64 and only the final table is cast, so positions
+  up to 1e6 and beyond stay accurate.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+import torch
+from torch import Tensor, nn
+
+from ._validate import (
+    RealVector,
+    check_base,
+    check_choice,
+    check_even_dim,
+    check_int,
+    check_nonneg_float,
+    check_positive_int,
+    to_float64_vector,
+)
+
+__all__ = [
+    "SINUSOIDAL_LAYOUTS",
+    "PositionalEncoding",
+    "SinusoidalLayout",
+    "binary_encoding",
+    "inverse_frequencies",
+    "learned_encoding",
+    "naive_encoding",
+    "sinusoidal_at",
+    "sinusoidal_dot_by_offset",
+    "sinusoidal_encoding",
+    "wavelengths",
+]
+
+SinusoidalLayout = Literal["interleaved", "concat"]
+SINUSOIDAL_LAYOUTS: tuple[str, ...] = ("interleaved", "concat")
+
+_MAX_BITS = 63
+
+
+def inverse_frequencies(dim: int, base: float = 10000.0) -> Tensor:
+    """Angular frequencies ``ω_i = base^(-2i/dim)`` for ``i = 0 … dim/2 - 1``.
+
+    Args:
+        dim: model / head dimension, an even integer >= 2.
+        base: frequency base, a finite number > 1 (10000 in the Transformer and RoPE papers).
+
+    Returns:
+        float64 tensor of shape ``(dim // 2,)``, decreasing from ``ω_0 = 1`` to
+        ``base^(-(dim-2)/dim)``. The same frequencies serve as RoPE's ``θ_i``.
+    """
+    dim = check_even_dim(dim)
+    base = check_base(base)
+    exponents = torch.arange(0, dim, 2, dtype=torch.float64) / dim
+    return torch.pow(torch.tensor(base, dtype=torch.float64), -exponents)
+
+
+def wavelengths(dim: int, base: float = 10000.0) -> Tensor:
+    """Wavelengths ``λ_i = 2π / ω_i`` (in positions) of the sinusoidal / RoPE frequencies.
+
+    Returns:
+        float64 tensor of shape ``(dim // 2,)``, increasing from ``2π`` to
+        ``2π·base^((dim-2)/dim)``.
+    """
+    return (2.0 * math.pi) / inverse_frequencies(dim, base)
+
+
+def _table_from_positions(
+    positions: Tensor, dim: int, base: float, layout: str, dtype: torch.dtype
+) -> Tensor:
+    """Build the sinusoidal table for float64 ``positions`` of shape ``(N,)``."""
+    omega = inverse_frequencies(dim, base)
+    angles = positions.to(torch.float64)[:, None] * omega[None, :]  # (N, dim/2), float64
+    sin, cos = torch.sin(angles), torch.cos(angles)
+    if layout == "interleaved":
+        table = torch.stack((sin, cos), dim=-1).reshape(positions.shape[0], dim)
+    else:
+        table = torch.cat((sin, cos), dim=-1)
+    return table.to(dtype)
+
+
+def sinusoidal_encoding(
+    num_positions: int,
+    dim: int,
+    base: float = 10000.0,
+    *,
+    layout: SinusoidalLayout = "interleaved",
+    start: int = 0,
+    dtype: torch.dtype = torch.float32,
+) -> Tensor:
+    """Sinusoidal positional-encoding table for positions ``start … start + num_positions - 1``.
+
+    Args:
+        num_positions: number of rows, an integer >= 1.
+        dim: encoding dimension, an even integer >= 2.
+        base: frequency base, a finite number > 1.
+        layout: ``"interleaved"`` (paper: column ``2i`` = ``sin(p·ω_i)``, ``2i+1`` =
+            ``cos(p·ω_i)``) or ``"concat"`` (columns ``0 … d/2-1`` sines, ``d/2 … d-1`` cosines).
+        start: first position (any integer).
+        dtype: dtype of the returned table; angles are computed in float64 regardless.
+
+    Returns:
+        tensor of shape ``(num_positions, dim)`` and dtype ``dtype``; row ``r`` encodes position
+        ``start + r``.
+    """
+    num_positions = check_positive_int(num_positions, "num_positions")
+    dim = check_even_dim(dim)
+    base = check_base(base)
+    layout_s = check_choice(layout, "layout", SINUSOIDAL_LAYOUTS)
+    start = check_int(start, "start")
+    positions = torch.arange(start, start + num_positions, dtype=torch.float64)
+    return _table_from_positions(positions, dim, base, layout_s, dtype)
+
+
+def sinusoidal_at(
+    positions: RealVector,
+    dim: int,
+    base: float = 10000.0,
+    *,
+    layout: SinusoidalLayout = "interleaved",
+    dtype: torch.dtype = torch.float32,
+) -> Tensor:
+    """Sinusoidal encoding rows at arbitrary (possibly fractional or very large) positions.
+
+    Same conventions as :func:`sinusoidal_encoding`; useful to evaluate only the rows that land
+    on screen pixels.
+
+    Args:
+        positions: 1-D tensor or sequence of ``N`` real positions (converted to float64; pass
+            float64 or integer values to keep large positions exact).
+        dim: encoding dimension, an even integer >= 2.
+        base: frequency base, a finite number > 1.
+        layout: ``"interleaved"`` or ``"concat"``.
+        dtype: dtype of the returned table.
+
+    Returns:
+        tensor of shape ``(N, dim)`` and dtype ``dtype``.
+    """
+    pos = to_float64_vector(positions, "positions")
+    dim = check_even_dim(dim)
+    base = check_base(base)
+    layout_s = check_choice(layout, "layout", SINUSOIDAL_LAYOUTS)
+    return _table_from_positions(pos, dim, base, layout_s, dtype)
+
+
+def sinusoidal_dot_by_offset(offsets: RealVector, dim: int, base: float = 10000.0) -> Tensor:
+    """Dot product of two sinusoidal encodings as a function of their distance ``k`` only.
+
+    ``PE[p]·PE[p+k] = Σ_i (sin(pω_i)sin((p+k)ω_i) + cos(pω_i)cos((p+k)ω_i)) = Σ_i cos(k·ω_i)``,
+    independent of ``p`` and of the layout (both layouts hold the same values). At ``k = 0`` it
+    equals ``dim/2 = |PE[p]|²``.
+
+    Args:
+        offsets: 1-D tensor or sequence of ``K`` distances ``k``.
+        dim: encoding dimension, an even integer >= 2.
+        base: frequency base, a finite number > 1.
+
+    Returns:
+        float64 tensor of shape ``(K,)``.
+    """
+    k = to_float64_vector(offsets, "offsets")
+    omega = inverse_frequencies(dim, base)
+    return torch.cos(k[:, None] * omega[None, :]).sum(dim=-1)
+
+
+def binary_encoding(num_positions: int, bits: int) -> Tensor:
+    """Binary positional encoding: the bits of each position, least significant first.
+
+    Args:
+        num_positions: number of rows (positions ``0 … num_positions - 1``), an integer >= 1.
+        bits: number of columns, an integer in ``[1, 63]``.
+
+    Returns:
+        float32 tensor of 0/1 values, shape ``(num_positions, bits)``; ``out[p, j]`` is bit ``j``
+        of ``p`` (``(p >> j) & 1``). Higher bits than ``bits`` are dropped.
+    """
+    num_positions = check_positive_int(num_positions, "num_positions")
+    bits = check_positive_int(bits, "bits", maximum=_MAX_BITS)
+    p = torch.arange(num_positions, dtype=torch.int64)[:, None]
+    j = torch.arange(bits, dtype=torch.int64)[None, :]
+    return torch.bitwise_and(torch.bitwise_right_shift(p, j), 1).to(torch.float32)
+
+
+def naive_encoding(num_positions: int, dim: int, *, normalized: bool = False) -> Tensor:
+    """Naive "position as a number" encoding, repeated over every column.
+
+    Args:
+        num_positions: number of rows, an integer >= 1.
+        dim: number of columns, an integer >= 1.
+        normalized: if true divide by ``num_positions - 1`` so values run from 0 to 1
+            (a single position gives zeros).
+
+    Returns:
+        float32 tensor of shape ``(num_positions, dim)`` with ``out[i, j] = i`` or
+        ``i / (num_positions - 1)``.
+    """
+    num_positions = check_positive_int(num_positions, "num_positions")
+    dim = check_positive_int(dim, "dim")
+    values = torch.arange(num_positions, dtype=torch.float64)
+    if normalized:
+        values = values / (num_positions - 1) if num_positions > 1 else torch.zeros_like(values)
+    return values[:, None].expand(num_positions, dim).to(torch.float32).contiguous()
+
+
+def learned_encoding(num_positions: int, dim: int, *, std: float = 0.02, seed: int = 0) -> Tensor:
+    """An untrained learned-embedding table as initialised in GPT-2/BERT: entries ~ N(0, std²).
+
+    Deterministic for a given ``seed``; uses a local :class:`torch.Generator` and never touches
+    the global RNG.
+
+    Args:
+        num_positions: number of rows, an integer >= 1.
+        dim: number of columns, an integer >= 1.
+        std: standard deviation, a finite number >= 0.
+        seed: generator seed, any integer.
+
+    Returns:
+        float32 tensor of shape ``(num_positions, dim)``.
+    """
+    num_positions = check_positive_int(num_positions, "num_positions")
+    dim = check_positive_int(dim, "dim")
+    std = check_nonneg_float(std, "std")
+    seed = check_int(seed, "seed")
+    gen = torch.Generator(device="cpu")
+    gen.manual_seed(seed)
+    table = torch.randn((num_positions, dim), generator=gen, dtype=torch.float32)
+    return table * std
+
+
+class PositionalEncoding(nn.Module):
+    """Classic additive sinusoidal positional encoding layer (paper layout, "interleaved").
+
+    Holds a registered buffer ``pe`` of shape ``(max_len, d_model)`` (float32) and adds its first
+    ``L`` rows to an input of shape ``(B, L, d_model)`` (any leading dims are accepted).
+
+    Args:
+        d_model: model dimension, an even integer >= 2.
+        max_len: number of precomputed positions, an integer >= 1.
+        base: frequency base, a finite number > 1.
+    """
+
+    pe: Tensor
+
+    def __init__(self, d_model: int, max_len: int = 5000, base: float = 10000.0) -> None:
+        super().__init__()
+        self.d_model = check_even_dim(d_model, "d_model")
+        self.max_len = check_positive_int(max_len, "max_len")
+        self.base = check_base(base)
+        self.register_buffer("pe", sinusoidal_encoding(self.max_len, self.d_model, self.base))
+
+    def forward(self, x: Tensor) -> Tensor:
+        """Return ``x + pe[:L]`` for ``x`` of shape ``(..., L, d_model)``, in ``x``'s dtype."""
+        if x.dim() < 2 or x.shape[-1] != self.d_model:
+            raise ValueError(
+                f"x must have shape (B, L, d_model) with d_model = {self.d_model}, "
+                f"got shape {tuple(x.shape)}"
+            )
+        length = x.shape[-2]
+        if length > self.max_len:
+            raise ValueError(
+                f"sequence length L (x.shape[-2]) must be <= max_len = {self.max_len}, got {length}"
+            )
+        return x + self.pe[:length].to(dtype=x.dtype)
+
+    def extra_repr(self) -> str:
+        return f"d_model={self.d_model}, max_len={self.max_len}, base={self.base:g}"

@@ -1,0 +1,172 @@
+"""Tab models and the evented state object that every panel mirrors.
+
+A :class:`TabModel` describes one tab without Qt: its id, its parameters, the dynamic limits that
+tie parameters together (a pair index below ``dim/2``...) and :meth:`TabModel.readouts`, every
+number the tab displays. The panel shows exactly these numbers and ``posenc-gui values`` prints
+them, so what is on screen and what the command line reports cannot drift apart.
+
+:class:`ParamState` holds the current values (scalars only, never tensors) and emits
+``changed(name, value)`` only when a value really changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
+
+from psygnal import Signal
+
+from posenc_gui.state.params import Param, ParamError, Value
+
+Limits = dict[str, tuple[float | None, float | None]]
+
+
+class TabModel:
+    """Qt-free description of one tab. Subclasses set the class attributes and readouts."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    summary: ClassVar[str] = ""
+    params: ClassVar[tuple[Param, ...]]
+
+    @classmethod
+    def param(cls, name: str) -> Param:
+        """The parameter called ``name``; :class:`ParamError` listing the known names otherwise."""
+        for p in cls.params:
+            if p.name == name:
+                return p
+        known = ", ".join(p.name for p in cls.params)
+        raise ParamError(f"unknown parameter {name!r} for tab {cls.id!r}; known: {known}")
+
+    @classmethod
+    def defaults(cls) -> dict[str, Value]:
+        """Every parameter at its default."""
+        return {p.name: p.default for p in cls.params}
+
+    @classmethod
+    def limits(cls, values: Mapping[str, Value]) -> Limits:
+        """Bounds that depend on other values, e.g. ``{"pair": (0, dim/2 - 1)}``. Default: none."""
+        return {}
+
+    @classmethod
+    def readouts(cls, values: Mapping[str, Value]) -> dict[str, Any]:
+        """Every number the tab displays, JSON-ready (floats, lists of floats, strings)."""
+        raise NotImplementedError
+
+    @classmethod
+    def resolve(
+        cls, given: Mapping[str, Value], base: Mapping[str, Value] | None = None
+    ) -> dict[str, Value]:
+        """Validate ``given`` on top of ``base`` (defaults if None) and return the full value set.
+
+        Values in ``given`` must be accepted as they are, within the static and dynamic limits;
+        values not given that fall out of a dynamic range are clamped into it (a smaller ``dim``
+        pulls the pair index down). Raises :class:`ParamError` and changes nothing otherwise.
+        """
+        values = dict(cls.defaults() if base is None else base)
+        for name, raw in given.items():
+            values[name] = cls.param(name).check(raw)
+        # Dynamic limits can depend on values that are themselves limited: iterate to a fixpoint.
+        for _ in range(len(cls.params) + 1):
+            limits = cls.limits(values)
+            changed = False
+            for name, (lo, hi) in limits.items():
+                p = cls.param(name)
+                if name in given:
+                    values[name] = p.check(values[name], lo, hi)
+                    continue
+                clamped = p.clamp(values[name], lo, hi)
+                if clamped != values[name]:
+                    values[name] = clamped
+                    changed = True
+            if not changed:
+                break
+        return values
+
+    @classmethod
+    def parse_assignments(cls, assignments: list[str]) -> dict[str, Value]:
+        """Parse ``["NAME=VALUE", ...]`` (the CLI's ``--set``), validate, return the full set."""
+        given: dict[str, Value] = {}
+        for item in assignments:
+            name, sep, text = item.partition("=")
+            if not sep or not name.strip():
+                raise ParamError(f"--set expects NAME=VALUE, got {item!r}")
+            p = cls.param(name.strip())
+            given[p.name] = p.parse(text)
+        return cls.resolve(given)
+
+
+class ParamState:
+    """The current parameter values of one tab, with a change signal.
+
+    ``changed`` fires once per value that really changed, after all values of an update are in
+    place (so a handler never sees a half-applied update).
+    """
+
+    changed = Signal(str, object)
+
+    def __init__(self, model: type[TabModel], values: Mapping[str, Value] | None = None) -> None:
+        self.model = model
+        self._values: dict[str, Value] = model.resolve(values or {})
+
+    def __getitem__(self, name: str) -> Value:
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def get(self, name: str) -> Value:
+        """The current value of ``name``."""
+        return self._values[name]
+
+    def as_float(self, name: str) -> float:
+        """The current value of a numeric parameter as float (typed accessor)."""
+        v = self._values[name]
+        if isinstance(v, str):
+            raise TypeError(f"{name} is not numeric")
+        return float(v)
+
+    def as_int(self, name: str) -> int:
+        """The current value of an integer parameter (typed accessor)."""
+        v = self._values[name]
+        if isinstance(v, str):
+            raise TypeError(f"{name} is not numeric")
+        return int(v)
+
+    def as_str(self, name: str) -> str:
+        """The current value of a choice parameter (typed accessor)."""
+        return str(self._values[name])
+
+    def values(self) -> dict[str, Value]:
+        """A copy of all current values."""
+        return dict(self._values)
+
+    def limits(self) -> Limits:
+        """The dynamic limits for the current values (widgets narrow their ranges to these)."""
+        return self.model.limits(self._values)
+
+    def set(self, name: str, value: Value) -> None:
+        """Set one value; :class:`ParamError` (and no change at all) when it is not accepted."""
+        self.update({name: value})
+
+    def update(self, given: Mapping[str, Value]) -> None:
+        """Set several values at once, validated together; emits ``changed`` per real change."""
+        new = self.model.resolve(given, self._values)
+        diff = [
+            k
+            for k, v in new.items()
+            if self._values[k] != v or type(self._values[k]) is not type(v)
+        ]
+        if not diff:
+            return
+        self._values = new
+        for k in diff:
+            self.changed.emit(k, new[k])
+
+    def reset(self) -> None:
+        """Every value back to its default."""
+        self.update(self.model.defaults())
+
+    def readouts(self) -> dict[str, Any]:
+        """The numbers the tab displays for the current values."""
+        return self.model.readouts(self._values)

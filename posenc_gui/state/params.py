@@ -1,0 +1,233 @@
+"""Typed, validated parameters: the single description of every control, CLI flag and session key.
+
+A :class:`Param` says what a value may be (type, range, choices) and how to show it (label, unit,
+decimals, log slider). The same objects drive the widgets, ``posenc-gui params``, the validation
+of ``--set NAME=VALUE`` and of typed values. No Qt here.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Literal
+
+Value = float | int | str | bool
+Kind = Literal["float", "int", "choice", "bool"]
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+class ParamError(ValueError):
+    """A value that a parameter does not accept. The message names the parameter and the range."""
+
+
+def _fmt(x: float) -> str:
+    """Shortest readable form of a bound: 10000 not 10000.0, 1e+07 for big round numbers."""
+    if float(x).is_integer() and abs(x) < 1e6:
+        return str(int(x))
+    return f"{x:g}"
+
+
+@dataclass(frozen=True)
+class Param:
+    """One tab parameter.
+
+    ``minimum``/``maximum`` are inclusive static bounds; a tab model may narrow them further
+    from the other values (see :meth:`posenc_gui.state.model.TabModel.limits`).
+    ``even`` restricts an int to even numbers; ``log`` asks the slider for a logarithmic map.
+    """
+
+    name: str
+    kind: Kind
+    default: Value
+    description: str
+    label: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+    even: bool = False
+    log: bool = False
+    unit: str = ""
+    decimals: int = 3
+    step: float | None = None
+    choice_labels: tuple[str, ...] = field(default=())
+
+    # -- checking -----------------------------------------------------------------------------
+    def accepts(self, lo: float | None = None, hi: float | None = None) -> str:
+        """Human description of what the parameter accepts (used in every error message)."""
+        if self.kind == "choice":
+            return "one of " + ", ".join(self.choices)
+        if self.kind == "bool":
+            return "true or false"
+        lo = self.minimum if lo is None else lo
+        hi = self.maximum if hi is None else hi
+        what = (
+            "an even integer" if self.even else ("an integer" if self.kind == "int" else "a number")
+        )
+        if lo is not None and hi is not None:
+            return f"{what} from {_fmt(lo)} to {_fmt(hi)}"
+        if lo is not None:
+            return f"{what} >= {_fmt(lo)}"
+        return what
+
+    def _fail(self, got: object, lo: float | None = None, hi: float | None = None) -> ParamError:
+        return ParamError(f"{self.name} must be {self.accepts(lo, hi)}, got {got!r}")
+
+    def check(self, value: object, lo: float | None = None, hi: float | None = None) -> Value:
+        """Return ``value`` converted to this parameter's type, or raise :class:`ParamError`.
+
+        ``lo``/``hi`` override the static bounds (dynamic limits from the other values).
+        """
+        if self.kind == "choice":
+            if isinstance(value, str) and value in self.choices:
+                return value
+            raise self._fail(value)
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            raise self._fail(value)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self._fail(value, lo, hi)
+        lo = self.minimum if lo is None else lo
+        hi = self.maximum if hi is None else hi
+        if self.kind == "int":
+            if isinstance(value, float):
+                if not value.is_integer():
+                    raise self._fail(value, lo, hi)
+                value = int(value)
+            if self.even and value % 2:
+                raise self._fail(value, lo, hi)
+            out: Value = int(value)
+        else:
+            if not math.isfinite(value):
+                raise self._fail(value, lo, hi)
+            out = float(value)
+        assert isinstance(out, int | float)
+        if (lo is not None and out < lo) or (hi is not None and out > hi):
+            raise self._fail(value, lo, hi)
+        return out
+
+    def parse(self, text: str) -> Value:
+        """Parse command-line or typed text; raise :class:`ParamError` naming the parameter."""
+        text = text.strip()
+        if self.kind == "choice":
+            return self.check(text)
+        if self.kind == "bool":
+            low = text.lower()
+            if low in _TRUE:
+                return True
+            if low in _FALSE:
+                return False
+            raise self._fail(text)
+        try:
+            number: float | int = int(text) if self.kind == "int" else float(text)
+        except ValueError:
+            try:  # "1e4" for an int parameter
+                as_float = float(text)
+            except ValueError:
+                raise self._fail(text) from None
+            if self.kind == "int" and as_float.is_integer():
+                number = int(as_float)
+            else:
+                raise self._fail(text) from None
+        return self.check(number)
+
+    def clamp(self, value: Value, lo: float | None, hi: float | None) -> Value:
+        """Nearest accepted value in ``[lo, hi]`` (used when another value narrows the range)."""
+        if self.kind in ("choice", "bool") or isinstance(value, str | bool):
+            return value
+        x: float = value
+        if lo is not None:
+            x = max(x, lo)
+        if hi is not None:
+            x = min(x, hi)
+        if self.kind == "int":
+            n = round(x)
+            if self.even and n % 2:
+                n = n - 1 if (lo is None or n - 1 >= lo) else n + 1
+            return n
+        return float(x)
+
+    def describe(self) -> dict[str, object]:
+        """JSON-ready description for ``posenc-gui params``."""
+        out: dict[str, object] = {
+            "type": self.kind,
+            "default": self.default,
+            "description": self.description,
+            "label": self.label,
+        }
+        if self.kind in ("float", "int"):
+            out["minimum"] = self.minimum
+            out["maximum"] = self.maximum
+            if self.even:
+                out["even"] = True
+            if self.log:
+                out["scale"] = "log"
+            if self.unit:
+                out["unit"] = self.unit
+        if self.kind == "choice":
+            out["choices"] = list(self.choices)
+        return out
+
+
+def float_param(
+    name: str,
+    default: float,
+    minimum: float,
+    maximum: float,
+    label: str,
+    description: str,
+    *,
+    log: bool = False,
+    unit: str = "",
+    decimals: int = 3,
+    step: float | None = None,
+) -> Param:
+    """A bounded real parameter."""
+    return Param(
+        name, "float", float(default), description, label, float(minimum), float(maximum),
+        log=log, unit=unit, decimals=decimals, step=step,
+    )  # fmt: skip
+
+
+def int_param(
+    name: str,
+    default: int,
+    minimum: int,
+    maximum: int,
+    label: str,
+    description: str,
+    *,
+    even: bool = False,
+    log: bool = False,
+    unit: str = "",
+) -> Param:
+    """A bounded integer parameter (``even=True`` for dimensions that hold pairs)."""
+    return Param(
+        name, "int", int(default), description, label, minimum, maximum,
+        even=even, log=log, unit=unit, decimals=0, step=2 if even else 1,
+    )  # fmt: skip
+
+
+def choice_param(
+    name: str,
+    default: str,
+    choices: tuple[str, ...],
+    label: str,
+    description: str,
+    *,
+    choice_labels: tuple[str, ...] = (),
+) -> Param:
+    """One of a fixed set of strings; ``choice_labels`` are the texts the combo box shows."""
+    if default not in choices:
+        raise ValueError(f"default {default!r} of {name} is not among {choices}")
+    return Param(
+        name, "choice", default, description, label, choices=choices,
+        choice_labels=choice_labels or choices,
+    )  # fmt: skip
+
+
+def bool_param(name: str, default: bool, label: str, description: str) -> Param:
+    """An on/off toggle."""
+    return Param(name, "bool", bool(default), description, label)

@@ -1,0 +1,1 @@
+"""Reusable Qt pieces: two-way binding, labelled controls, plot helpers, number formatting."""
