@@ -66,7 +66,7 @@ class SliderMap:
         else:
             x = self.lo + frac * (self.hi - self.lo)
         if self.is_int:
-            n = int(round(x))
+            n = round(x)
             if self.step == 2 and n % 2:
                 n -= 1 if n - 1 >= self.lo else -1
             return n
