@@ -120,10 +120,10 @@ def render_png(tab: str, values: Mapping[str, Value], out: Path, size: tuple[int
     import torch
 
     torch.set_num_threads(1)
-    from posenc_gui.panels import PANELS
+    from posenc_gui.panels import get_panel
     from posenc_gui.state import ParamState
 
-    panel_cls = PANELS[tab]
+    panel_cls = get_panel(tab)
     panel = panel_cls(ParamState(panel_cls.model, values))
     panel.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
     panel.resize(*size)

@@ -124,24 +124,24 @@ def run(argv: Sequence[str]) -> int:
     ns = _parser(command).parse_args(args)
 
     if command == "params":
-        from posenc_gui.state.registry import MODELS, get_model
+        from posenc_gui.state.registry import TAB_IDS, get_model
 
         if ns.tab is not None:
             get_model(ns.tab)
             out: Any = _describe_tab(ns.tab)
         else:
-            out = {"tabs": [_describe_tab(t) for t in MODELS]}
+            out = {"tabs": [_describe_tab(t) for t in TAB_IDS]}
         print(json.dumps(json_ready(out), indent=2, ensure_ascii=False))
         return 0
 
-    from posenc_gui.state.registry import MODELS, get_model
+    from posenc_gui.state.registry import TAB_IDS, get_model
 
     tab = ns.tab
     values = None
     if tab is not None:
         values = get_model(tab).parse_assignments(ns.assignments)
     elif ns.assignments:
-        raise UsageError(f"--set needs --tab; tabs: {', '.join(MODELS)}")
+        raise UsageError(f"--set needs --tab; tabs: {', '.join(TAB_IDS)}")
 
     if command == "values":
         assert tab is not None and values is not None

@@ -138,9 +138,9 @@ class MainWindow(QMainWindow):
         # Two cores: OpenMP threads would spin against the paint thread; small tensors are
         # faster single-threaded anyway.
         torch.set_num_threads(1)
-        from posenc_gui.panels import PANELS
+        from posenc_gui.panels import all_panels
 
-        for index, (tab_id, cls) in enumerate(PANELS.items()):
+        for index, (tab_id, cls) in enumerate(all_panels().items()):
             values = self.initial_values if tab_id == self.initial_tab else None
             panel = cls(ParamState(cls.model, values), self.tabs)
             panel.message.connect(self.show_message)

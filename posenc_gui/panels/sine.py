@@ -312,3 +312,5 @@ def _set_line(line: pg.InfiniteLine, value: float) -> None:
             line.setValue(value)
         finally:
             line.blockSignals(False)
+
+PANEL = SinePanel

@@ -114,3 +114,5 @@ class SineModel(TabModel):
             "vector": vector.tolist(),
             "ladder_vector": vector[:shown].tolist(),
         }
+
+MODEL = SineModel

@@ -186,3 +186,37 @@ def table_html(rows: Sequence[tuple[str, str]]) -> str:
         for k, v in rows
     )
     return f"<table cellspacing='0' cellpadding='1'>{cells}</table>"
+
+
+#: Colour maps by meaning (all colour-blind safe, shipped with pyqtgraph).
+DIVERGING = "CET-CBD1"  # values in [-1, 1] (sin/cos, cosine similarity, matrix entries)
+CYCLIC = "CET-CBC1"  # angles
+SEQUENTIAL = "cividis"  # magnitudes
+
+
+def heatmap(
+    plot: pg.PlotWidget,
+    levels: tuple[float, float] = (-1.0, 1.0),
+    cmap: str = DIVERGING,
+    label: str | None = None,
+) -> tuple[pg.ImageItem, pg.ColorBarItem]:
+    """A row-major :class:`pg.ImageItem` with fixed ``levels`` and a labelled colour bar.
+
+    Push data with ``item.setImage(arr, autoLevels=False)`` (contiguous float32) and place it
+    with ``item.setRect(x, y, w, h)``; the levels stay fixed so colours mean the same values
+    whatever the data. Change them with ``bar.setLevels(...)``.
+    """
+    configure()
+    item = pg.ImageItem(axisOrder="row-major")
+    plot.addItem(item)
+    cmap_obj = pg.colormap.get(cmap)
+    bar = pg.ColorBarItem(
+        values=levels, colorMap=cmap_obj, interactive=False, width=18, colorMapMenu=False,
+    )  # fmt: skip
+    bar.setImageItem(item, insert_in=plot.getPlotItem())
+    tick_font = QFont()
+    tick_font.setPointSize(TICK_PT)
+    bar.getAxis("right").setTickFont(tick_font)
+    if label:
+        bar.getAxis("right").setLabel(label, **{"font-size": LABEL_PT})
+    return item, bar
