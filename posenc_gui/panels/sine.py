@@ -23,8 +23,8 @@ from posenc_gui.widgets import plots
 from posenc_gui.widgets.fmt import num, sig, signed
 from posenc_gui.widgets.plots import BLUE, GREY, VERMILLION, FormulaLabel, make_plot
 
-WAVE_SAMPLES = 1601
-LADDER_SAMPLES = 2000
+WAVE_SAMPLES = 801
+LADDER_SAMPLES = 900  # about the pixel width of the plot
 ROW_GAP = 2.6  # vertical distance between ladder rows (values span [-1, 1])
 
 
@@ -228,9 +228,10 @@ class SinePanel(Panel):
         length, p, shown = s.as_int("length"), s.as_int("position"), s.as_int("ladder_dims")
         n = min(LADDER_SAMPLES, max(length * 8, 200))
         xs = torch.linspace(0.0, float(length - 1), n, dtype=torch.float64)
-        table = core.sinusoidal_at(xs, dim, base, dtype=torch.float64)[:, :shown].numpy()
-        ints = torch.arange(length, dtype=torch.float64)
-        samples = core.sinusoidal_at(ints, dim, base, dtype=torch.float64)[:, :shown].numpy()
+        # Only the columns on screen: the first `shown` of the (up to 1024) dimensions.
+        table = _first_columns(xs, dim, base, shown)
+        ints = torch.arange(length if length <= 200 else 0, dtype=torch.float64)
+        samples = _first_columns(ints, dim, base, shown)
         omega = r["omega"]
         wavelength = r["wavelength"]
         vec = r["ladder_vector"]
@@ -291,6 +292,15 @@ class SinePanel(Panel):
             "<th>sin</th><th>cos</th></tr>"
             f"{rows}</table>"
         )
+
+
+def _first_columns(positions: torch.Tensor, dim: int, base: float, columns: int) -> np.ndarray:
+    """``PE[positions, :columns]`` (interleaved layout) without computing the other columns."""
+    omega = core.inverse_frequencies(dim, base)[: (columns + 1) // 2]
+    angles = positions[:, None] * omega[None, :]
+    table = torch.stack((torch.sin(angles), torch.cos(angles)), dim=-1)
+    table = table.reshape(len(positions), 2 * omega.numel())
+    return table[:, :columns].numpy()
 
 
 def _plus(phase: float) -> str:

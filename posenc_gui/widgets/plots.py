@@ -40,7 +40,11 @@ def configure() -> None:
     global _configured
     if _configured:
         return
-    pg.setConfigOptions(background="w", foreground="k", antialias=True, imageAxisOrder="row-major")
+    pg.setConfigOptions(
+        background="w", foreground="k", antialias=True, imageAxisOrder="row-major",
+        # thick antialiased polylines paint ~10x faster drawn as segments (GUIDE §3)
+        segmentedLineMode="on",
+    )  # fmt: skip
     _configured = True
 
 

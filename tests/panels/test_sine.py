@@ -1,0 +1,142 @@
+"""Sine explorer: paired tests (state -> widgets/plots, widgets -> state) and its maths."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDoubleSpinBox, QSlider, QSpinBox, QWidget
+from pytestqt.qtbot import QtBot
+
+from posenc_gui.panels.sine import SinePanel
+from posenc_gui.state import ParamState
+from posenc_gui.state.sine import SineModel
+
+
+@pytest.fixture
+def panel(qtbot: QtBot) -> SinePanel:
+    p = SinePanel(ParamState(SineModel))
+    qtbot.addWidget(p)
+    p.resize(1400, 900)
+    return p
+
+
+def test_readouts_closed_forms() -> None:
+    values = SineModel.resolve({"amplitude": 1.5, "frequency": 2.0, "phase": 0.3, "cursor": 0.7})
+    r = SineModel.readouts(values)
+    theta = 2 * math.pi * 2.0 * 0.7 + 0.3
+    assert r["period"] == pytest.approx(0.5)
+    assert r["angular_frequency"] == pytest.approx(4 * math.pi)
+    assert r["sin_value"] == pytest.approx(1.5 * math.sin(theta))
+    assert r["cos_value"] == pytest.approx(1.5 * math.cos(theta))
+    # cos is sin shifted by a quarter period
+    shifted = SineModel.readouts({**values, "cursor": 0.7 + r["quarter_period"]})
+    assert shifted["sin_value"] == pytest.approx(r["cos_value"])
+
+
+def test_vector_is_the_paper_formula() -> None:
+    values = SineModel.resolve({"dim": 8, "base": 10000.0, "position": 23})
+    vec = SineModel.readouts(values)["vector"]
+    expected = []
+    for i in range(4):
+        w = 10000.0 ** (-2 * i / 8)
+        expected += [math.sin(23 * w), math.cos(23 * w)]
+    assert vec == pytest.approx(expected, abs=1e-12)
+    assert sum(v * v for v in vec) == pytest.approx(8 / 2)
+
+
+def test_state_to_plots(panel: SinePanel) -> None:
+    panel.state.update({"amplitude": 0.5, "frequency": 3.0, "phase": -1.0})
+    panel.refresh_now()
+    t, y = panel.sin_curve.getData()
+    assert y == pytest.approx(0.5 * np.sin(2 * np.pi * 3.0 * t - 1.0))
+    t, y = panel.cos_curve.getData()
+    assert y == pytest.approx(0.5 * np.cos(2 * np.pi * 3.0 * t - 1.0))
+    # the circle point is (A cos θ, A sin θ) at the cursor
+    r = panel.readouts()
+    x, y = panel.circle_dot.getData()
+    assert (x[0], y[0]) == pytest.approx((r["cos_value"], r["sin_value"]))
+    assert panel.cursor_line.value() == pytest.approx(panel.state.as_float("cursor"))
+
+
+def test_state_to_widgets(panel: SinePanel) -> None:
+    spin = panel.findChild(QDoubleSpinBox, "frequency_spin")
+    slider = panel.findChild(QSlider, "frequency_slider")
+    panel.state.set("frequency", 2.55)
+    assert spin.value() == pytest.approx(2.55)
+    assert slider.value() == round((2.55 - 0.1) / (5.0 - 0.1) * slider.maximum())
+
+
+def test_widgets_to_state(panel: SinePanel, qtbot: QtBot) -> None:
+    slider = panel.findChild(QSlider, "amplitude_slider")
+    slider.setValue(slider.maximum())
+    assert panel.state.as_float("amplitude") == pytest.approx(2.0)
+    spin = panel.findChild(QDoubleSpinBox, "phase_spin")
+    spin.setValue(1.25)
+    assert panel.state.as_float("phase") == pytest.approx(1.25)
+    # keyboard: focus the dim slider and press Right -> next even dimension
+    dim_slider = panel.findChild(QSlider, "dim_slider")
+    dim_slider.setFocus()
+    qtbot.keyClick(dim_slider, Qt.Key.Key_Right)
+    assert panel.state.as_int("dim") == 8
+
+
+def test_dependent_limits_follow(panel: SinePanel) -> None:
+    panel.state.update({"length": 100, "position": 90})
+    pos_spin = panel.findChild(QSpinBox, "position_spin")
+    panel.state.set("length", 30)
+    assert panel.state.as_int("position") == 29
+    assert pos_spin.maximum() == 29 and pos_spin.value() == 29
+
+
+def test_bad_typed_value_is_rejected_and_reported(panel: SinePanel, qtbot: QtBot) -> None:
+    spin = panel.findChild(QSpinBox, "dim_spin")
+    before = panel.state.values()
+    with qtbot.waitSignal(panel.message, timeout=1000) as blocker:
+        spin.setValue(7)  # odd: not a valid model dimension
+    assert "dim must be an even integer" in blocker.args[0]
+    assert panel.state.values() == before
+    assert spin.value() == before["dim"]
+
+
+def test_dragging_the_cursor_line_moves_the_state(panel: SinePanel) -> None:
+    panel.cursor_line.setValue(1.5)
+    assert panel.state.as_float("cursor") == pytest.approx(1.5)
+    panel.position_line.setValue(10.4)
+    assert panel.state.as_int("position") == 10
+
+
+def test_ladder_rows_and_marker(panel: SinePanel) -> None:
+    panel.state.update({"dim": 16, "ladder_dims": 4, "position": 7, "length": 40})
+    panel.refresh_now()
+    assert [c.isVisible() for c in panel.ladder_curves[:6]] == [True] * 4 + [False] * 2
+    xs, ys = panel.ladder_dots.getData()
+    vec = panel.readouts()["vector"]
+    offsets = [-2.6 * j for j in range(4)]
+    assert list(xs) == [7.0] * 4
+    assert ys == pytest.approx([o + v for o, v in zip(offsets, vec[:4], strict=True)])
+
+
+def test_slider_drag_is_coalesced(panel: SinePanel, qtbot: QtBot) -> None:
+    """Thousands of slider steps: latest value wins, far fewer refreshes than changes."""
+    slider = panel.findChild(QSlider, "frequency_slider")
+    panel.refresh_now()
+    start = panel.refresh_count
+    for v in range(slider.maximum() + 1):
+        slider.setValue(v)
+    qtbot.waitUntil(lambda: not panel.pending(), timeout=2000)
+    assert panel.refresh_count - start <= 2
+    assert panel.state.as_float("frequency") == pytest.approx(5.0)
+    _, y = panel.sin_curve.getData()
+    t, _ = panel.sin_curve.getData()
+    assert y == pytest.approx(np.sin(2 * np.pi * 5.0 * t + panel.state.as_float("phase")))
+
+
+def test_every_control_is_labelled(panel: SinePanel) -> None:
+    for p in SineModel.params:
+        for suffix in ("slider", "spin"):
+            w = panel.findChild(QWidget, f"{p.name}_{suffix}")
+            assert w is not None, p.name
+            assert w.accessibleName() and w.toolTip()

@@ -1,0 +1,117 @@
+"""Parameters and the evented state: validation, dynamic limits, change signals."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from posenc_gui.state import ParamError, ParamState, TabModel, float_param, int_param
+from posenc_gui.state.model import Limits
+from posenc_gui.state.params import bool_param, choice_param
+
+
+class Toy(TabModel):
+    id = "toy"
+    title = "Toy"
+    params = (
+        float_param("gain", 1.0, 0.0, 2.0, "Gain", "a gain"),
+        int_param("dim", 8, 2, 64, "Dim", "a dim", even=True),
+        int_param("pair", 3, 0, 31, "Pair", "a pair index"),
+        choice_param("layout", "interleaved", ("interleaved", "half"), "Layout", "pairing"),
+        bool_param("lock", False, "Lock", "lock"),
+    )
+
+    @classmethod
+    def limits(cls, values: object) -> Limits:
+        assert isinstance(values, dict)
+        return {"pair": (0, values["dim"] // 2 - 1)}
+
+    @classmethod
+    def readouts(cls, values: object) -> dict[str, object]:
+        return {}
+
+
+def test_parse_accepts_and_converts() -> None:
+    assert Toy.param("gain").parse(" 1.5 ") == 1.5
+    assert Toy.param("dim").parse("16") == 16
+    assert Toy.param("dim").parse("1.6e1") == 16
+    assert Toy.param("lock").parse("yes") is True
+    assert Toy.param("layout").parse("half") == "half"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "fragment"),
+    [
+        ("gain", "3", "gain must be a number from 0 to 2"),
+        ("gain", "abc", "gain must be a number"),
+        ("gain", "nan", "gain must be a number"),
+        ("dim", "7", "dim must be an even integer from 2 to 64"),
+        ("dim", "8.5", "dim must be an even integer"),
+        ("layout", "diagonal", "layout must be one of interleaved, half"),
+        ("lock", "maybe", "lock must be true or false"),
+    ],
+)
+def test_parse_rejects_with_message_naming_parameter(name: str, text: str, fragment: str) -> None:
+    with pytest.raises(ParamError, match=fragment):
+        Toy.param(name).parse(text)
+
+
+def test_check_rejects_wrong_types() -> None:
+    with pytest.raises(ParamError):
+        Toy.param("gain").check("1.0")
+    with pytest.raises(ParamError):
+        Toy.param("dim").check(True)
+    with pytest.raises(ParamError):
+        Toy.param("gain").check(math.inf)
+
+
+def test_unknown_parameter_lists_known_names() -> None:
+    with pytest.raises(ParamError, match="unknown parameter 'nope'.*gain, dim, pair"):
+        Toy.param("nope")
+
+
+def test_resolve_clamps_dependents_but_rejects_given_values() -> None:
+    # a smaller dim pulls the (not given) pair index into range
+    assert Toy.resolve({"dim": 4}, {**Toy.defaults(), "pair": 3})["pair"] == 1
+    # a given pair outside the dynamic range is an error naming the range
+    with pytest.raises(ParamError, match="pair must be an integer from 0 to 1"):
+        Toy.resolve({"dim": 4, "pair": 3})
+
+
+def test_parse_assignments() -> None:
+    values = Toy.parse_assignments(["dim=16", "pair=7", "layout=half"])
+    assert (values["dim"], values["pair"], values["layout"]) == (16, 7, "half")
+    with pytest.raises(ParamError, match="NAME=VALUE"):
+        Toy.parse_assignments(["dim"])
+
+
+def test_state_emits_only_real_changes_after_full_update() -> None:
+    state = ParamState(Toy)
+    seen: list[tuple[str, object, object]] = []
+    state.changed.connect(lambda name, value: seen.append((name, value, state.get("dim"))))
+    state.set("gain", 1.0)  # unchanged
+    assert seen == []
+    state.update({"dim": 4})  # pair 3 -> 1 is clamped in the same update
+    assert sorted(n for n, _, _ in seen) == ["dim", "pair"]
+    assert all(dim == 4 for _, _, dim in seen)  # handlers never see a half-applied update
+    assert state.get("pair") == 1
+
+
+def test_rejected_update_changes_nothing() -> None:
+    state = ParamState(Toy)
+    before = state.values()
+    seen: list[str] = []
+    state.changed.connect(lambda name, value: seen.append(name))
+    with pytest.raises(ParamError):
+        state.update({"gain": 0.5, "dim": 9})
+    assert state.values() == before
+    assert seen == []
+
+
+def test_reset_and_typed_accessors() -> None:
+    state = ParamState(Toy, {"gain": 0.25, "dim": 32})
+    assert state.as_float("gain") == 0.25 and state.as_int("dim") == 32
+    state.reset()
+    assert state.values() == Toy.defaults()
+    assert state.as_str("layout") == "interleaved"

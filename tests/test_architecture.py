@@ -1,0 +1,76 @@
+"""The layering holds: core and state import no Qt; every tab has a model and a panel."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from posenc_gui.state.registry import TAB_IDS, all_models
+
+
+def _modules_after(code: str) -> set[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", code + "\nimport sys; print('\\n'.join(sys.modules))"],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return set(out.stdout.split())
+
+
+def test_core_and_state_load_no_qt() -> None:
+    mods = _modules_after(
+        "import posenc_gui.core, posenc_gui.state\n"
+        "from posenc_gui.state.registry import all_models\n"
+        "for m in all_models().values(): m.readouts(m.defaults())"
+    )
+    assert "posenc_gui.core" in mods and "torch" in mods
+    assert not {m for m in mods if m.startswith(("PySide6", "pyqtgraph", "shiboken6"))}
+
+
+def test_parameter_validation_imports_no_torch() -> None:
+    """`posenc-gui --tab X --set ...` validates before the window paints: no torch yet."""
+    mods = _modules_after(
+        "from posenc_gui.state.registry import all_models\n"
+        "[m.resolve({}) for m in all_models().values()]\n"
+        "import posenc_gui.cli"
+    )
+    assert "torch" not in mods
+    assert "PySide6.QtWidgets" not in mods
+
+
+def test_package_import_is_light() -> None:
+    mods = _modules_after("import posenc_gui")
+    assert "torch" not in mods and "PySide6" not in mods
+
+
+@pytest.mark.parametrize("tab_id", TAB_IDS)
+def test_every_tab_has_model_and_panel(tab_id: str, qapp: object) -> None:
+    from posenc_gui.panels import get_panel
+
+    model = all_models()[tab_id]
+    panel_cls = get_panel(tab_id)
+    assert model.id == tab_id and panel_cls.model is model
+    assert model.title and model.summary
+    for p in model.params:
+        assert p.description and p.label
+
+
+@pytest.mark.parametrize("tab_id", TAB_IDS)
+def test_every_parameter_has_a_labelled_keyboard_control(tab_id: str, qtbot: object) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QWidget
+
+    from posenc_gui.panels import get_panel
+
+    panel = get_panel(tab_id)()
+    qtbot.addWidget(panel)  # type: ignore[attr-defined]
+    for p in panel.model.params:
+        suffixes = {"float": ("slider", "spin"), "int": ("slider", "spin"), "choice": ("combo",),
+                    "bool": ("check",)}[p.kind]  # fmt: skip
+        for suffix in suffixes:
+            w = panel.findChild(QWidget, f"{p.name}_{suffix}")
+            assert w is not None, f"{tab_id}: no control {p.name}_{suffix}"
+            assert w.accessibleName(), f"{tab_id}: {p.name}_{suffix} has no accessible name"
+            assert w.toolTip(), f"{tab_id}: {p.name}_{suffix} has no tooltip"
+            assert w.focusPolicy() & Qt.FocusPolicy.TabFocus, f"{p.name}_{suffix} not tabbable"
