@@ -74,3 +74,15 @@ def test_every_parameter_has_a_labelled_keyboard_control(tab_id: str, qtbot: obj
             assert w.accessibleName(), f"{tab_id}: {p.name}_{suffix} has no accessible name"
             assert w.toolTip(), f"{tab_id}: {p.name}_{suffix} has no tooltip"
             assert w.focusPolicy() & Qt.FocusPolicy.TabFocus, f"{p.name}_{suffix} not tabbable"
+
+
+def test_window_module_imports_no_torch() -> None:
+    """The window paints before torch is imported (torch costs ~2 s here)."""
+    mods = _modules_after(
+        "import os; os.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
+        "from posenc_gui.app import create_application\n"
+        "from posenc_gui.main_window import MainWindow\n"
+        "app = create_application(); w = MainWindow(); w.show(); app.processEvents()"
+    )
+    assert "PySide6.QtWidgets" in mods
+    assert "torch" not in mods

@@ -55,12 +55,12 @@ def test_geometry_and_last_tab_restored(qtbot: QtBot) -> None:
     w = MainWindow()
     qtbot.addWidget(w)
     w.load_panels()
-    w.setGeometry(40, 50, 1111, 777)
+    w.setGeometry(40, 50, 700, 555)  # the offscreen screen is 800x800
     w.tabs.setCurrentIndex(w.tabs.count() - 1)
     w.close()
     assert QSettings().value("last_tab", type=str) == TAB_IDS[-1]
     w2 = MainWindow()
     qtbot.addWidget(w2)
-    assert (w2.width(), w2.height()) == (1111, 777)
+    assert (w2.width(), w2.height()) == (700, 555)
     w2.load_panels()
     assert w2.current_tab_id() == TAB_IDS[-1]

@@ -108,6 +108,50 @@ def _base_text(base: float) -> str:
     return _int_text(int(base)) if float(base).is_integer() else sig(base, 5)
 
 
+def _position_ticks(values: list[float], scale: float, spacing: float) -> list[str]:
+    """Tick labels for position axes: whole numbers in full (1 000 000, not 1e+06)."""
+    if spacing * scale >= 1:
+        return [_int_text(round(v * scale)) for v in values]
+    return [f"{v * scale:g}".replace("-", "−") for v in values]
+
+
+def _integer_ticks(axis: pg.AxisItem) -> None:
+    """Only whole-number ticks on an axis of positions or dimension indices."""
+    original = axis.tickValues
+
+    def tick_values(lo: float, hi: float, size: float) -> list[tuple[float, list[float]]]:
+        lo, hi = min(lo, hi), max(lo, hi)  # inverted axes pass (top, bottom)
+        levels = [
+            (spacing, [v for v in values if abs(v - round(v)) < 1e-6])
+            for spacing, values in original(lo, hi, size)
+            if spacing >= 1
+        ]
+        levels = [(spacing, values) for spacing, values in levels if values]
+        if not levels:
+            levels = [(1.0, [float(v) for v in range(math.ceil(lo), math.floor(hi) + 1)])]
+        return levels
+
+    axis.tickValues = tick_values
+
+
+def _guides(plot: pg.PlotWidget, angle: int, at: tuple[float, ...]) -> list[pg.InfiniteLine]:
+    """A few fixed reference lines instead of pyqtgraph's grid.
+
+    The grid (major and minor lines, translucent, antialiased, across the whole view) was ~70% of
+    this tab's paint time; a handful of lines at meaningful values costs next to nothing.
+    """
+    lines = []
+    for value in at:
+        line = pg.InfiniteLine(
+            pos=value, angle=angle, movable=False,
+            pen=plots.pen(GREY if value == 0 else "#c8c8c8", 1.0),
+        )  # fmt: skip
+        line.setZValue(-10)
+        plot.addItem(line)
+        lines.append(line)
+    return lines
+
+
 def _crosshair(plot: pg.PlotWidget, angle: int, tip: str) -> pg.InfiniteLine:
     line = pg.InfiniteLine(
         angle=angle, movable=True, pen=plots.pen("#000000", 2.0, Qt.PenStyle.DashLine),
@@ -136,6 +180,7 @@ class HeatmapPanel(Panel):
         self.image_dims = np.zeros(0, dtype=np.int64)
         self.image_table = np.zeros((0, 0))
         self._image_rect = (0.0, 0.0, 1.0, 1.0)
+        self._curve_text = ""
         #: Whether the position curves are drawn as min–max bands (faster than the pixels).
         self.curve_is_band = False
         #: Seconds spent in the last view recompute (image + curves).
@@ -147,7 +192,8 @@ class HeatmapPanel(Panel):
         preset_box = QGroupBox("One-click views", self)
         preset_layout = QVBoxLayout(preset_box)
         self.explainer_button = self._button(
-            preset_box, "preset_explainer_button", "&Explainer figure: 30 positions × 6 dims, d = 128",
+            preset_box, "preset_explainer_button",
+            "&Explainer figure: 30 positions × 6 dims, d = 128",
             "The explainer's figure: the first 30 positions and the first 6 dimensions of a "
             "128-dimensional encoding (positions=30, dim=128, base=10000, dims shown=6).",
         )  # fmt: skip
@@ -190,6 +236,9 @@ class HeatmapPanel(Panel):
         self.heat_plot.invertY(True)
         self.heat_plot.hideButtons()
         self.heat_plot.getAxis("left").setWidth(AXIS_WIDTH)
+        self.heat_plot.getAxis("bottom").tickStrings = _position_ticks
+        for axis in (self.heat_plot.getAxis("bottom"), self.heat_plot.getAxis("left")):
+            _integer_ticks(axis)
         self.heat_vb: pg.ViewBox = self.heat_plot.getViewBox()
         self.heat_vb.disableAutoRange()
         self.image, self.colorbar = plots.heatmap(self.heat_plot, label="PE value")
@@ -210,14 +259,15 @@ class HeatmapPanel(Panel):
             f"<span style='color:{VERMILLION}'>● cos</span>",
             **{"font-size": plots.LABEL_PT},
         )
+        _integer_ticks(self.vector_plot.getAxis("left"))
         self.vector_plot.invertY(True)
         self.vector_plot.hideButtons()
         self.vector_plot.setMouseEnabled(x=False, y=True)
         self.vector_plot.setXRange(-1.15, 1.15, padding=0)
         self.vector_plot.getViewBox().disableAutoRange()
         self.vector_plot.setYLink(self.heat_plot)
-        zero = pg.InfiniteLine(pos=0.0, angle=90, pen=plots.pen(GREY, 1.0))
-        self.vector_plot.addItem(zero)
+        self.vector_plot.showGrid(x=False, y=False)  # see _guides
+        _guides(self.vector_plot, 90, (-1.0, -0.5, 0.0, 0.5, 1.0))
         self.vec_sin = plots.curve(self.vector_plot, BLUE, 2.0, name="sin columns")
         self.vec_cos = plots.curve(self.vector_plot, VERMILLION, 2.0, name="cos columns")
         self.vec_dim_line = _crosshair(self.vector_plot, 0, "Drag to choose the dimension j")
@@ -234,6 +284,10 @@ class HeatmapPanel(Panel):
         self.curve_plot.getAxis("right").setStyle(showValues=False)
         self.curve_plot.setMouseEnabled(x=True, y=False)
         self.curve_plot.setYRange(-1.2, 1.2, padding=0)
+        self.curve_plot.showGrid(x=False, y=False)
+        _guides(self.curve_plot, 0, (-1.0, -0.5, 0.0, 0.5, 1.0))
+        self.curve_plot.getAxis("bottom").tickStrings = _position_ticks
+        _integer_ticks(self.curve_plot.getAxis("bottom"))
         self.curve_vb: pg.ViewBox = self.curve_plot.getViewBox()
         self.curve_vb.disableAutoRange()
         self.curve_plot.setXLink(self.heat_plot)
@@ -251,14 +305,17 @@ class HeatmapPanel(Panel):
         # ---- wavelengths -----------------------------------------------------------------
         self.wl_plot = make_plot(
             self, "wavelength_plot", "Wavelengths λ<sub>i</sub> = 2π/ω<sub>i</sub>",
-            "pair i", "λ<sub>i</sub> (positions)", legend=True,
+            "pair i", "λ<sub>i</sub> (positions)",
         )  # fmt: skip
         self.wl_plot.setLogMode(x=False, y=True)
+        _integer_ticks(self.wl_plot.getAxis("bottom"))
         self.wl_plot.hideButtons()
+        self.wl_plot.showGrid(x=False, y=False)
+        self.decade_lines = _guides(self.wl_plot, 0, tuple(float(k) for k in range(9)))
         self.wl_plot.setMouseEnabled(x=False, y=False)
         self.wl_plot.getViewBox().disableAutoRange()
-        self.wl_full = plots.curve(self.wl_plot, GREEN, 3.0, name="≥ 1 full turn")
-        self.wl_never = plots.curve(self.wl_plot, ORANGE, 3.0, name="never a full turn")
+        self.wl_full = plots.curve(self.wl_plot, GREEN, 3.0)
+        self.wl_never = plots.curve(self.wl_plot, ORANGE, 3.0)
         self.wl_selected = pg.PlotDataItem(
             symbol="o", symbolSize=15, symbolBrush=None, symbolPen=pg.mkPen("#000000", width=2.5),
             pen=None,
@@ -318,9 +375,9 @@ class HeatmapPanel(Panel):
         if heat is None or curve is None or heat.width() <= 0 or curve.width() <= 0:
             return
         diff = curve.right() - heat.right()
+        axis = self.curve_plot.getAxis("right")
         if abs(diff) >= 1:
-            axis = self.curve_plot.getAxis("right")
-            axis.setWidth(max(0, round(axis.width() + diff)))
+            axis.setWidth(min(max(0, round(axis.width() + diff)), 200))
 
     def _button(self, parent: QWidget, name: str, text: str, tip: str) -> QPushButton:
         b = QPushButton(text, parent)
@@ -352,9 +409,7 @@ class HeatmapPanel(Panel):
             xMin=-0.5, xMax=positions - 0.5, yMin=-0.5, yMax=shown - 0.5,
             minXRange=min(4.0, float(positions)), minYRange=min(2.0, float(shown)),
         )  # fmt: skip
-        vb.setRange(
-            xRange=(-0.5, positions - 0.5), yRange=(-0.5, shown - 0.5), padding=0.0
-        )
+        vb.setRange(xRange=(-0.5, positions - 0.5), yRange=(-0.5, shown - 0.5), padding=0.0)
         self.curve_vb.setXRange(-0.5, positions - 0.5, padding=0.0)
         self._extent = (positions, shown)
 
@@ -427,7 +482,12 @@ class HeatmapPanel(Panel):
             (self.dim_line, j, shown - 1),
             (self.vec_dim_line, j, shown - 1),
         ):
-            line.setBounds((0.0, float(hi)))
+            # setBounds clamps (and announces) the old value: keep that out of the state
+            line.blockSignals(True)
+            try:
+                line.setBounds((0.0, float(hi)))
+            finally:
+                line.blockSignals(False)
             _set_line(line, float(value))
 
         self._refresh_vector(r, p, j, dim)
@@ -466,7 +526,10 @@ class HeatmapPanel(Panel):
         span = int(r["span"])
         k = int(r["full_turn_pairs"])  # λ is increasing: pairs 0…k-1 complete a turn
         symbol = "o" if dim // 2 <= SYMBOLS_MAX else None
-        for item, sl, color in ((self.wl_full, slice(0, k), GREEN), (self.wl_never, slice(k, None), ORANGE)):  # fmt: skip
+        for item, sl, color in (
+            (self.wl_full, slice(0, k), GREEN),
+            (self.wl_never, slice(k, None), ORANGE),
+        ):
             item.setData(i[sl], lam[sl])
             if item.opts["symbol"] != symbol:
                 item.setSymbol(symbol)
@@ -476,7 +539,7 @@ class HeatmapPanel(Panel):
         pair = int(r["pair"])
         self.wl_selected.setData([float(pair)], [float(lam[pair])])
         top = max(float(lam[-1]), float(span), 2 * math.pi)
-        self.wl_plot.setYRange(math.log10(2 * math.pi) - 0.25, math.log10(top) + 0.35, padding=0)
+        self.wl_plot.setYRange(math.log10(2 * math.pi) - 0.25, math.log10(top) + 0.6, padding=0)
         self.wl_plot.setXRange(-0.5, dim // 2 - 0.5, padding=0.02)
         self.span_line.setVisible(span >= 1)
         if span >= 1:
@@ -525,7 +588,7 @@ class HeatmapPanel(Panel):
                 ]
             )
         )
-        self.curve_label.set_html(
+        self._curve_text = (
             f"<span style='color:{fn_color(fn)}'><b>PE[p, {j}] = {fn}(p·ω<sub>{pair}</sub>)"
             f"</b></span> and its partner <span style='color:{fn_color(other)}'><b>PE[p, "
             f"{partner}] = {other}(p·ω<sub>{pair}</sub>)</b></span>, ω<sub>{pair}</sub> = "
@@ -534,12 +597,10 @@ class HeatmapPanel(Panel):
         )
         k, n = int(r["full_turn_pairs"]), int(r["pairs"])
         self.turns_label.set_html(
-            f"<b>{k} of {n} pairs</b> complete ≥ 1 full turn within positions 0…"
-            f"{_int_text(positions - 1)} (λ<sub>i</sub> ≤ L−1); "
-            f"<b>{int(r['never_turn_pairs'])}</b> never do."
+            f"<span style='color:{GREEN}'><b>{k} of {n} pairs</b></span> complete ≥ 1 full "
+            f"turn within positions 0…{_int_text(positions - 1)} (λ<sub>i</sub> ≤ L−1); "
+            f"<span style='color:{ORANGE}'><b>{int(r['never_turn_pairs'])}</b></span> never do."
         )
-        self.sel_curve.setPen(plots.pen(fn_color(fn), 2.6))
-        self.partner_curve.setPen(plots.pen(fn_color(other), 1.8))
         self.sel_samples.setBrush(pg.mkBrush(fn_color(fn)))
         self.partner_samples.setBrush(pg.mkBrush(fn_color(other)))
         self.curve_markers.setData(
@@ -638,22 +699,32 @@ class HeatmapPanel(Panel):
         if hi <= lo:  # a single position (or the view is off the table)
             x = np.array([min(max(lo, 0.0), float(positions - 1))])
             y = HeatmapModel.table(values, torch.from_numpy(x), [j, partner]).numpy()
-            self.sel_curve.setData(x, y[:, 0])
-            self.partner_curve.setData(x, y[:, 1])
+            self.sel_curve.setData(x, y[:, 0], antialias=True)
+            self.partner_curve.setData(x, y[:, 1], antialias=True)
         elif hi - lo <= n:
             x = np.linspace(lo, hi, max(2 * n, 64))
             y = HeatmapModel.table(values, torch.from_numpy(x), [j, partner]).numpy()
-            self.sel_curve.setData(x, y[:, 0])
-            self.partner_curve.setData(x, y[:, 1])
+            self.sel_curve.setData(x, y[:, 0], antialias=True)
+            self.partner_curve.setData(x, y[:, 1], antialias=True)
         else:
             edges = torch.linspace(lo, hi, n + 1, dtype=torch.float64)
             centres = (0.5 * (edges[:-1] + edges[1:])).numpy()
             xx = np.repeat(centres, 2)
-            for item, col in ((self.sel_curve, j), (self.partner_curve, partner)):
+            bands, is_band = [], []
+            for col in (j, partner):
                 bot, top = HeatmapModel.envelope(values, col, edges)
-                item.setData(xx, torch.stack((bot, top), dim=1).reshape(-1).numpy())
-                if col == j:
-                    self.curve_is_band = bool(((top - bot) > 1.0).float().mean() > 0.5)
+                bands.append(torch.stack((bot, top), dim=1).reshape(-1).numpy())
+                is_band.append(bool(((top - bot) > 1.0).float().mean() > 0.5))
+            self.curve_is_band = is_band[0]
+            # A band of near-vertical segments: antialiasing (and width) there costs several
+            # times the paint time and changes nothing visible; a partner band lies entirely
+            # under the selected one, so it is not drawn at all.
+            aa = not self.curve_is_band
+            self.sel_curve.setData(xx, bands[0], antialias=aa)
+            if all(is_band):
+                self.partner_curve.setData(empty, empty)
+            else:
+                self.partner_curve.setData(xx, bands[1], antialias=aa)
         first, last = math.ceil(lo), math.floor(hi)
         if 0 <= last - first + 1 <= CURVE_DOTS_MAX:
             ints = np.arange(first, last + 1, dtype=np.float64)
@@ -664,8 +735,20 @@ class HeatmapPanel(Panel):
             self.sel_samples.setData(empty, empty)
             self.partner_samples.setData(empty, empty)
         fn = "sin" if column_role(s.as_int("dim"), s.as_str("layout"), j)[1] else "cos"
+        other = "cos" if fn == "sin" else "sin"
+        thin = self.curve_is_band
+        self.sel_curve.setPen(plots.pen(fn_color(fn), 1.0 if thin else 2.6))
+        self.partner_curve.setPen(plots.pen(fn_color(other), 1.0 if thin else 1.8))
         self.curve_plot.setTitle(
             f"Column j = {j} ({fn}) and its partner {partner}", size=plots.TITLE_PT
         )
+        note = (
+            "<br><i>Oscillates faster than the pixels here: each pixel column shows the band "
+            "from the curve's minimum to its maximum over the positions it covers; zoom in.</i>"
+            if self.curve_is_band
+            else ""
+        )
+        self.curve_label.set_html(self._curve_text + note)
+
 
 PANEL = HeatmapPanel

@@ -354,6 +354,7 @@ class RopePanel(Panel):
         self.circle_plot.setXRange(-lim, lim, padding=0)
         self.circle_plot.setYRange(-lim, lim, padding=0)
         i = self.state.as_int("pair")
+        self.circle_plot.setTitle(f"Pair i = {i} before and after rotation", size=plots.TITLE_PT)
         a, b = r["pair_indices"]
         self.circle_formula.set_html(
             f"pair i = {i} = (x[{a}], x[{b}]), θ<sub>i</sub> = {sig(_f(r['theta']), 6)} rad per "

@@ -12,6 +12,7 @@ with its coupled 2×2 blocks outlined and the check R_mᵀR_n = R_{n−m}.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,7 +25,7 @@ from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
 from posenc_gui.panels.base import Panel
 from posenc_gui.state.rotation import TOLERANCE, RotationModel
 from posenc_gui.widgets import plots
-from posenc_gui.widgets.fmt import num, sig, signed
+from posenc_gui.widgets.fmt import num, sig
 from posenc_gui.widgets.plots import (
     BLUE,
     GREEN,
@@ -38,7 +39,7 @@ from posenc_gui.widgets.plots import (
 )
 
 ROT_RANGE = 2.95  # |v| <= 2·√2 ≈ 2.83
-PE_RANGE = 1.32
+PE_RANGE = 1.38
 CELL_TEXT_MAX = 8  # write the numbers into the heatmap cells up to this head dimension
 BLOCK_DIM_MAX = 64
 BRACKET = "2px solid #111111"
@@ -95,8 +96,8 @@ class RotationPanel(Panel):
         self._build_rotation_plot()
         self._build_pe_plot()
         self._build_rope_plot()
-        self.matrix_label = FormulaLabel("rotation_matrix_text", self, point_size=12)
-        self.checks_label = FormulaLabel("rotation_checks", self, point_size=12)
+        self.matrix_label = FormulaLabel("rotation_matrix_text", self, point_size=14)
+        self.checks_label = FormulaLabel("rotation_checks", self, point_size=13)
         self.pe_label = FormulaLabel("pe_rotation_text", self, point_size=11)
         for label in (self.matrix_label, self.checks_label, self.pe_label):
             label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -104,16 +105,20 @@ class RotationPanel(Panel):
         # ---- layout --------------------------------------------------------------------
         # Two rows with their own column widths: the 2-D rotation (plot + matrix + checks),
         # then the PE pair (plot + numbers) and the RoPE heatmap.
+        # The text blocks scroll rather than forcing a minimum window size on small screens.
         top_text = QVBoxLayout()
+        top_text.setContentsMargins(0, 0, 0, 0)
         top_text.addWidget(self.matrix_label)
         top_text.addWidget(self.checks_label)
         top_text.addStretch(1)
+        top_widget = QWidget(self)
+        top_widget.setLayout(top_text)
         top = QHBoxLayout()
         top.addWidget(self.rot_plot, 5)
-        top.addLayout(top_text, 7)
+        top.addWidget(_scrolled(top_widget, "rotation_text_scroll"), 7)
         bottom = QHBoxLayout()
         bottom.addWidget(self.pe_plot, 8)
-        bottom.addWidget(self.pe_label, 10)
+        bottom.addWidget(_scrolled(self.pe_label, "pe_text_scroll"), 10)
         bottom.addWidget(self.rope_plot, 10)
         rows = QVBoxLayout()
         rows.addLayout(top, 1)
@@ -240,34 +245,38 @@ class RotationPanel(Panel):
         rad = min(0.45, 0.55 * norm) if norm > 0 else 0.3
         arc = np.linspace(a0, a0 + theta, max(2, int(abs(deg)) + 2))
         self.arc.setData(rad * np.cos(arc), rad * np.sin(arc))
-        self.angle_text.setText(f"θ = {num(deg, 1)}° = {num(theta, 3)} rad")
+        self.angle_text.setText(
+            f"θ = {_fixed(deg, 1, plus=False)}° = {_fixed(theta, 3, plus=False)} rad"
+        )
         _place_label(self.v_text, "v", x, y)
         _place_label(self.rv_text, "R(θ)v", rx, ry)
         _set_target(self.v_target, x, y)
         _set_target(self.rv_target, rx, ry)
 
         cos_s, sin_s = _paren(c, 4), _paren(sn, 4)
-        matrix = _matrix_html([[signed(c), signed(ms)], [signed(sn), signed(c)]])
-        vec = _matrix_html([[signed(x, 2)], [signed(y, 2)]])
-        rvec = _matrix_html([[signed(rx)], [signed(ry)]])
+        matrix = _matrix_html([[_fixed(c, 4), _fixed(ms, 4)], [_fixed(sn, 4), _fixed(c, 4)]])
+        vec = _matrix_html([[_fixed(x, 2)], [_fixed(y, 2)]])
+        rvec = _matrix_html([[_fixed(rx, 4)], [_fixed(ry, 4)]])
         sym = _matrix_html([["cos&nbsp;θ", "−sin&nbsp;θ"], ["sin&nbsp;θ", "cos&nbsp;θ"]])
         self.matrix_label.set_html(
-            f"<b>Rotation by θ = {num(deg, 1)}° = {num(r['radians'], 4)} rad</b>"
-            "<table cellspacing='0' cellpadding='3'><tr>"
-            f"<td valign='middle'>R(θ) =</td><td valign='middle'>{sym}</td>"
-            f"<td valign='middle'>=</td><td valign='middle'>{matrix}</td></tr></table>"
-            "<table cellspacing='0' cellpadding='2'>"
-            "<tr><td align='center'>R(θ)</td><td></td>"
-            f"<td align='center' style='color:{BLUE}'><b>v</b></td><td></td>"
-            f"<td align='center' style='color:{VERMILLION}'><b>v′ = R(θ)·v</b></td></tr>"
-            f"<tr><td valign='middle'>{matrix}</td><td valign='middle'>×</td>"
-            f"<td valign='middle'>{vec}</td><td valign='middle'>=</td>"
-            f"<td valign='middle' align='center'>{rvec}</td></tr></table>"
-            "<span style='font-size:11pt'>"
-            f"x′ = x cos θ − y sin θ = {_paren(x, 2)}·{cos_s} − {_paren(y, 2)}·{sin_s} "
-            f"= <b>{num(rx, 4)}</b><br>"
-            f"y′ = x sin θ + y cos θ = {_paren(x, 2)}·{sin_s} + {_paren(y, 2)}·{cos_s} "
-            f"= <b>{num(ry, 4)}</b></span>"
+            _sup(
+                f"<b>Rotation by θ = {num(deg, 1)}° = {num(r['radians'], 4)} rad</b>"
+                "<table cellspacing='0' cellpadding='3'><tr>"
+                f"<td valign='middle'>R(θ) =</td><td valign='middle'>{sym}</td>"
+                f"<td valign='middle'>=</td><td valign='middle'>{matrix}</td></tr></table>"
+                "<table cellspacing='0' cellpadding='2'>"
+                "<tr><td align='center'>R(θ)</td><td></td>"
+                f"<td align='center' style='color:{BLUE}'><b>v</b></td><td></td>"
+                f"<td align='center' style='color:{VERMILLION}'><b>v′ = R(θ)·v</b></td></tr>"
+                f"<tr><td valign='middle'>{matrix}</td><td valign='middle'>×</td>"
+                f"<td valign='middle'>{vec}</td><td valign='middle'>=</td>"
+                f"<td valign='middle' align='center'>{rvec}</td></tr></table>"
+                "<span style='font-size:11pt'>"
+                f"x′ = x cos θ − y sin θ = {_paren(x, 2)}·{cos_s} − {_paren(y, 2)}·{sin_s} "
+                f"= <b>{_fixed(rx, 4, plus=False)}</b><br>"
+                f"y′ = x sin θ + y cos θ = {_paren(x, 2)}·{sin_s} + {_paren(y, 2)}·{cos_s} "
+                f"= <b>{_fixed(ry, 4, plus=False)}</b></span>"
+            )
         )
         comp = r["composition_matrix"]
         summed = r["sum_matrix"]
@@ -282,9 +291,7 @@ class RotationPanel(Panel):
                 f"det R = cos²θ + sin²θ = {num(r['det'], 4)}",
                 "|det R − 1|",
             ),
-            _check(
-                r["orthogonality_residual"], "RᵀR = I (columns orthonormal)", "max |RᵀR − I|"
-            ),
+            _check(r["orthogonality_residual"], "RᵀR = I (columns orthonormal)", "max |RᵀR − I|"),
             _check(
                 r["composition_residual"],
                 f"R({num(deg, 1)}°)·R({num(deg2, 1)}°) = R({num(r['angle_sum_degrees'], 1)}°)",
@@ -295,9 +302,12 @@ class RotationPanel(Panel):
             _check(r["transpose_residual"], "R(−θ) = Rᵀ (undo = transpose)", "max diff"),
         ]
         self.checks_label.set_html(
-            "<b>Properties</b> (float64, from the matrices)<br>"
-            + "<br>".join(lines)
-            + f"<br>Angle from v to Rv, measured: {num(r['measured_angle_degrees'], 2)}°"
+            _sup(
+                "<b>Properties</b> (float64, from the matrices)<br>"
+                + "<br>".join(lines)
+                + "<br>Angle from v to Rv, measured (mod 360°): "
+                f"{num(r['measured_angle_degrees'], 2)}°"
+            )
         )
 
     def _refresh_pe(self, r: dict[str, Any]) -> None:
@@ -305,7 +315,8 @@ class RotationPanel(Panel):
         order = s.as_str("pe_order")
         swap = order == "cos_sin"
         dim, base, i = s.as_int("dim"), s.as_float("base"), s.as_int("pair")
-        p, p2, k = s.as_int("position"), s.as_int("position2"), s.as_int("offset")
+        k = s.as_int("offset")
+        pos = r["pe_positions"]
 
         def xy(pair: Sequence[float]) -> tuple[float, float]:
             return (pair[1], pair[0]) if swap else (pair[0], pair[1])
@@ -325,7 +336,7 @@ class RotationPanel(Panel):
         self.pe_pred.setData([q[0] for q in pred], [q[1] for q in pred])
         names = ("p", "p+k", "p′", "p′+k")
         for text, name, (px, py) in zip(self.pe_texts, names, pts, strict=True):
-            _place_label(text, name, px, py, 0.17)
+            _place_label(text, name, px, py, 0.2)
         # In (sin, cos) coordinates the shift turns by −kω (clockwise), in (cos, sin) by +kω.
         net = float(r["pe_angle_wrapped"]) * (1.0 if swap else -1.0)
         for arc_item, (px, py), rad in ((self.pe_arc, pts[0], 0.3), (self.pe_arc2, pts[2], 0.45)):
@@ -342,13 +353,13 @@ class RotationPanel(Panel):
         else:
             sym = _matrix_html([["cos&nbsp;kω", "sin&nbsp;kω"], ["−sin&nbsp;kω", "cos&nbsp;kω"]])
             name, coords, turn = "R(−kω)", "(sin, cos)", "clockwise"
-        nums = _matrix_html([[signed(mat[0][0]), signed(mat[0][1])],
-                             [signed(mat[1][0]), signed(mat[1][1])]])  # fmt: skip
+        nums = _matrix_html([[_fixed(mat[0][0], 4), _fixed(mat[0][1], 4)],
+                             [_fixed(mat[1][0], 4), _fixed(mat[1][1], 4)]])  # fmt: skip
         ok = "✓" if r["pe_residual_all_pairs"] < TOLERANCE else "✗"
 
         def pair_txt(pair: Sequence[float]) -> str:
             a, b = xy(pair)
-            return f"({signed(a, 3)}, {signed(b, 3)})"
+            return f"({_fixed(a, 3)}, {_fixed(b, 3)})"
 
         rows = [
             ("angle", f"pω = {num(r['pe_position_angle'], 3)}",
@@ -365,23 +376,27 @@ class RotationPanel(Panel):
             f"<td align='right' style='color:{SKY}'>{c}</td></tr>"
             for a, b, c in rows
         )
+        power = f"{_power_base(base)}<sup>−2·{i}/{dim}</sup>"
+        label = f"M&nbsp;=&nbsp;{name}&nbsp;="
         self.pe_label.set_html(
-            f"ω<sub>{i}</sub> = {sig(base, 5)}<sup>−2·{i}/{dim}</sup> = {sig(r['omega'], 5)} "
-            f"(λ = {sig(r['wavelength'], 5)}), &nbsp;k = {k}<br>"
-            f"kω = {num(r['pe_angle'], 4)} rad = {num(r['pe_angle_degrees'], 2)}° "
-            f"({num(r['pe_angle_turns'], 3)} turns)<br>"
-            f"sin((p+k)ω) = cos kω·sin pω + sin kω·cos pω, cos((p+k)ω) = −sin kω·sin pω + "
-            f"cos kω·cos pω, so on {coords} the shift is a <b>{turn}</b> turn:"
-            "<table cellspacing='0' cellpadding='2'><tr>"
-            f"<td valign='middle'>M&nbsp;=&nbsp;{name}&nbsp;=</td><td valign='middle'>{sym}</td>"
-            f"<td valign='middle'>=</td><td valign='middle'>{nums}</td></tr></table>"
-            "<table cellspacing='0' cellpadding='2'>"
-            f"<tr><th></th><th style='color:{BLUE}'>p = {p} → {p + k}</th>"
-            f"<th style='color:{SKY}'>p′ = {p2} → {p2 + k}</th></tr>{table}</table>"
-            f"M uses only k and ω<sub>i</sub>, never p. Every pair i &lt; {dim // 2} at p and "
-            f"p′: max residual {_res(r['pe_residual_all_pairs'])} {ok}.<br>"
-            f"Wrong sign (R(+kω) on (sin, cos)) would miss by "
-            f"{num(r['pe_wrong_sign_residual'], 3)}."
+            _sup(
+                f"ω<sub>{i}</sub> = {power} = {sig(r['omega'], 5)} "
+                f"(λ = {sig(r['wavelength'], 5)}), &nbsp;k = {k}<br>"
+                f"kω = {num(r['pe_angle'], 4)} rad = {num(r['pe_angle_degrees'], 2)}° "
+                f"({num(r['pe_angle_turns'], 3)} turns)<br>"
+                f"sin((p+k)ω) = cos kω·sin pω + sin kω·cos pω, cos((p+k)ω) = −sin kω·sin pω + "
+                f"cos kω·cos pω, so on {coords} the shift is a <b>{turn}</b> turn:"
+                "<table cellspacing='0' cellpadding='2'><tr>"
+                f"<td valign='middle'>{label}</td><td valign='middle'>{sym}</td>"
+                f"<td valign='middle'>=</td><td valign='middle'>{nums}</td></tr></table>"
+                "<table cellspacing='0' cellpadding='2'>"
+                f"<tr><th></th><th style='color:{BLUE}'>p = {pos[0]} → {pos[1]}</th>"
+                f"<th style='color:{SKY}'>p′ = {pos[2]} → {pos[3]}</th></tr>{table}</table>"
+                f"M uses only k and ω<sub>i</sub>, never p. Every pair i &lt; {dim // 2} at p and "
+                f"p′: max residual {_res(r['pe_residual_all_pairs'])} {ok}.<br>"
+                f"Wrong sign (R(+kω) on (sin, cos)) would miss by "
+                f"{num(r['pe_wrong_sign_residual'], 3)}."
+            )
         )
 
     def _refresh_rope(self, r: dict[str, Any]) -> None:
@@ -417,9 +432,11 @@ class RotationPanel(Panel):
             r["rope_orthogonality_residual"], "R<sub>m</sub>ᵀR<sub>m</sub> = I", "max diff"
         )
         self.rope_label.set_html(
-            f"<b>d = {bd}, {layout} layout.</b> Pair i turns by m·θ<sub>i</sub>, θ<sub>i</sub> = base<sup>−2i/d</sup>; "
-            f"coupled entries {pairs} outlined.<br>"
-            f"m·θ<sub>i</sub> = {ang} rad<br>{relative}<br>{ortho}"
+            _sup(
+                f"<b>d = {bd}, {layout} layout.</b> Pair i turns by m·θ<sub>i</sub>, "
+                f"θ<sub>i</sub> = base<sup>−2i/d</sup>; coupled entries {pairs} outlined.<br>"
+                f"m·θ<sub>i</sub> = {ang} rad<br>{relative}<br>{ortho}"
+            )
         )
 
     def _rope_geometry(self, bd: int, layout: str) -> None:
@@ -454,6 +471,17 @@ class RotationPanel(Panel):
 
 
 # -- helpers ------------------------------------------------------------------------------------
+def _scrolled(widget: QWidget, name: str) -> QScrollArea:
+    """``widget`` in a frameless scroll area (scroll bars only when the window is small)."""
+    area = QScrollArea(widget.parentWidget())
+    area.setObjectName(name)
+    area.setAccessibleName(name.replace("_", " "))
+    area.setWidget(widget)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    return area
+
+
 def _fixed_square(plot: pg.PlotWidget, extent: float) -> None:
     plot.setAspectLocked(True)
     plot.setXRange(-extent, extent, padding=0)
@@ -522,9 +550,24 @@ def _inline(mat: Sequence[Sequence[float]]) -> str:
     return f"[{_fixed(mat[0][0])}, {_fixed(mat[0][1])}; {_fixed(mat[1][0])}, {_fixed(mat[1][1])}]"
 
 
+_SCI = re.compile(r"·10\^([−+]?\d+)")
+
+
+def _sup(html: str) -> str:
+    """Write the ``·10^−7`` of :mod:`posenc_gui.widgets.fmt` as a real superscript."""
+    return _SCI.sub(r"·10<sup>\1</sup>", html)
+
+
+def _power_base(base: float) -> str:
+    """The base as the base of a power: parenthesised when written in scientific form."""
+    text = sig(base, 5)
+    return f"({text})" if "·10^" in text else text
+
+
 def _paren(x: float, digits: int) -> str:
     """A factor in a written-out product: negative numbers in parentheses."""
-    return f"({num(x, digits)})" if x < 0 else num(x, digits)
+    text = _fixed(x, digits, plus=False)
+    return f"({text})" if text.startswith("−") else text
 
 
 def _res(x: float) -> str:

@@ -198,6 +198,7 @@ class RotationModel(TabModel):
             pe_angle_degrees=math.degrees(k_omega),
             pe_angle_turns=k_omega / (2.0 * math.pi),
             pe_angle_wrapped=_wrap_signed(k_omega),
+            pe_positions=[p, p + k, p2, p2 + k],
             pe_position_angle=p * omega,
             pe_position2_angle=p2 * omega,
             pe_pair=s_p.tolist(),

@@ -1,0 +1,307 @@
+"""PE heatmap tab: paired tests (state -> widgets/plots, widgets -> state), resolution, render."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+import torch
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QComboBox, QPushButton, QSlider, QSpinBox
+from pytestqt.qtbot import QtBot
+
+from posenc_gui import cli, core
+from posenc_gui.panels.heatmap import MAX_SAMPLES, HeatmapPanel, axis_samples
+from posenc_gui.state import ParamState
+from posenc_gui.state.heatmap import HeatmapModel
+from posenc_gui.widgets import plots
+
+
+@pytest.fixture
+def panel(qtbot: QtBot) -> HeatmapPanel:
+    p = HeatmapPanel(ParamState(HeatmapModel))
+    qtbot.addWidget(p)
+    p.resize(1500, 950)
+    p.show()
+    qtbot.waitExposed(p)
+    p.refresh_now()
+    return p
+
+
+def _omega(i: int, d: int, base: float = 10000.0) -> float:
+    return base ** (-2 * i / d)
+
+
+# -- resolution: only what lands on pixels ----------------------------------------------------
+def test_axis_samples() -> None:
+    idx, start, extent = axis_samples(-0.5, 99.5, 100, 500)
+    assert idx.tolist() == list(range(100)) and (start, extent) == (-0.5, 100.0)
+    idx, start, extent = axis_samples(-0.5, 999_999.5, 1_000_000, 800)
+    assert len(idx) == 800 and (start, extent) == (-0.5, 1_000_000.0)
+    # one representative per pixel: the position nearest the pixel centre
+    assert idx[0] == 625 and idx[-1] == 999_375
+    assert bool((np.diff(idx) > 0).all())
+
+
+def test_big_table_is_computed_at_screen_resolution(panel: HeatmapPanel) -> None:
+    panel.state.update({"positions": 1_000_000, "dim": 4096, "position": 777_777})
+    panel.refresh_now()
+    rows, cols = panel.image_table.shape
+    assert rows <= MAX_SAMPLES and cols <= MAX_SAMPLES
+    assert rows <= panel.heat_vb.width() + 1 and cols <= panel.heat_vb.height() + 1
+    assert panel.image.image.shape == (cols, rows)  # drawn transposed: x = position
+    pos, dims = panel.image_positions, panel.image_dims
+    assert pos[0] < 1000 and pos[-1] > 999_000 and dims[-1] > 4000
+    # every computed row is the encoding of the position it stands for (float64 angles)
+    expected = core.sinusoidal_at(torch.from_numpy(pos), 4096, 10000.0, dtype=torch.float64)
+    np.testing.assert_allclose(panel.image_table, expected.numpy()[:, dims], atol=1e-12)
+    # and the curve below is drawn with at most a few samples per pixel
+    x, _ = panel.sel_curve.getData()
+    assert len(x) <= 4 * MAX_SAMPLES
+
+
+def test_zoom_recomputes_exact_rows(panel: HeatmapPanel, qtbot: QtBot) -> None:
+    panel.state.update({"positions": 1_000_000, "dim": 512, "layout": "concat"})
+    panel.refresh_now()
+    panel.heat_vb.setRange(xRange=(500_000 - 0.5, 500_099.5), yRange=(99.5, 139.5), padding=0)
+    # the view-range signal triggers a coalesced recompute
+    qtbot.waitUntil(lambda: panel.image_positions[0] == 500_000, timeout=2000)
+    assert panel.image_positions.tolist() == list(range(500_000, 500_100))
+    assert panel.image_dims.tolist() == list(range(100, 140))
+    expected = core.sinusoidal_at(
+        torch.arange(500_000, 500_100), 512, 10000.0, layout="concat", dtype=torch.float64
+    )
+    np.testing.assert_allclose(panel.image_table, expected.numpy()[:, 100:140], atol=1e-12)
+    # the position curve follows the zoom (shared axis) and is exact there
+    x, y = panel.sel_curve.getData()
+    assert x.min() >= 499_999 and x.max() <= 500_101
+    j = panel.state.as_int("dimension")
+    pair, is_sin = j % 256, j < 256
+    f = np.sin if is_sin else np.cos
+    np.testing.assert_allclose(y, f(x * _omega(pair, 512)), atol=1e-9)
+
+
+def test_fast_columns_are_drawn_as_their_band(panel: HeatmapPanel) -> None:
+    panel.state.update({"positions": 1_000_000, "dim": 128, "dimension": 0})
+    panel.refresh_now()
+    assert panel.curve_is_band  # λ = 2π ≪ positions per pixel
+    _, y = panel.sel_curve.getData()
+    assert y.min() == -1.0 and y.max() == 1.0
+    assert "faster than the pixels" in panel.curve_label.text()
+    panel.state.update({"positions": 100})
+    panel.refresh_now()
+    assert not panel.curve_is_band
+    x, y = panel.sel_curve.getData()
+    np.testing.assert_allclose(y, np.sin(x), atol=1e-12)  # column 0 = sin(p·1)
+
+
+# -- state -> widgets and plots ---------------------------------------------------------------
+def test_state_to_widgets(panel: HeatmapPanel) -> None:
+    panel.state.update({"positions": 5000, "dim": 64, "layout": "concat", "position": 4321})
+    assert panel.findChild(QSpinBox, "positions_spin").value() == 5000
+    pos_spin = panel.findChild(QSpinBox, "position_spin")
+    assert pos_spin.value() == 4321 and pos_spin.maximum() == 4999
+    assert panel.findChild(QSpinBox, "dimension_spin").maximum() == 63
+    assert panel.findChild(QComboBox, "layout_combo").currentData() == "concat"
+    slider = panel.findChild(QSlider, "positions_slider")  # log slider
+    assert slider.value() == round(math.log(5000) / math.log(1e6) * slider.maximum())
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "concat"])
+def test_state_to_plots(panel: HeatmapPanel, layout: str) -> None:
+    panel.state.update(
+        {"positions": 200, "dim": 32, "layout": layout, "position": 57, "dimension": 9}
+    )
+    panel.refresh_now()
+    r = panel.readouts()
+    vec = np.asarray(r["vector"])
+    # vector plot: x = value, y = column index; sin columns in one item, cos in the other
+    xs, ys = panel.vec_sin.getData()
+    sin_cols = np.arange(0, 32, 2) if layout == "interleaved" else np.arange(16)
+    np.testing.assert_array_equal(ys, sin_cols)
+    np.testing.assert_allclose(xs, [math.sin(57 * _omega(i, 32)) for i in range(16)], atol=1e-12)
+    np.testing.assert_allclose(xs, vec[sin_cols])
+    # crosshairs and markers at the selection
+    assert panel.pos_line.value() == 57 and panel.curve_pos_line.value() == 57
+    assert panel.dim_line.value() == 9 and panel.vec_dim_line.value() == 9
+    mx, my = panel.curve_markers.getData()
+    assert list(mx) == [57, 57] and list(my) == pytest.approx([r["value"], r["partner_value"]])
+    # selected column and partner over positions: the closed form of that column
+    pair = 4 if layout == "interleaved" else 9
+    fn, other = (np.cos, np.sin) if layout == "interleaved" else (np.sin, np.cos)
+    x, y = panel.sel_curve.getData()
+    np.testing.assert_allclose(y, fn(x * _omega(pair, 32)), atol=1e-12)
+    x, y = panel.partner_curve.getData()
+    np.testing.assert_allclose(y, other(x * _omega(pair, 32)), atol=1e-12)
+    # wavelengths: green up to the span, orange beyond, reference line at L-1
+    gi, _ = panel.wl_full.getData()
+    ni, _ = panel.wl_never.getData()
+    lam = [2 * math.pi / _omega(i, 32) for i in range(16)]
+    assert list(gi) == [i for i in range(16) if lam[i] <= 199]
+    assert list(ni) == [i for i in range(16) if lam[i] > 199]
+    assert panel.span_line.value() == pytest.approx(math.log10(199))
+    assert f"{len(gi)} of 16 pairs" in panel.turns_label.text()
+
+
+def test_formula_labels_show_the_numbers(panel: HeatmapPanel) -> None:
+    panel.state.update({"position": 37, "dimension": 12, "dim": 128, "layout": "interleaved"})
+    panel.refresh_now()
+    text = panel.hover_label.text()
+    w = _omega(6, 128)
+    assert "PE[37, 12]" in text and "−12/128" in text
+    assert f"{w:.4f}" in text and f"+{math.sin(37 * w):.4f}" in text
+    formula = panel.formula_label.text()
+    assert "10\u2009000<sup>−2i/128</sup>" in formula and "interleaved" in formula
+    panel.state.update({"layout": "concat", "dimension": 70})
+    panel.refresh_now()
+    text = panel.hover_label.text()
+    assert "PE[37, 70]" in text and "cos(" in text and "concat" in text
+    assert f"{math.cos(37 * w):+.4f}".replace("-", "−") in text
+
+
+def test_hover_shows_the_cell_under_the_mouse(panel: HeatmapPanel) -> None:
+    panel.state.update({"positions": 30, "dim": 16, "position": 3, "dimension": 1})
+    panel.refresh_now()
+    scene_pos = panel.heat_vb.mapViewToScene(QPointF(20.2, 5.1))
+    panel._mouse_moved(scene_pos)
+    text = panel.hover_label.text()
+    assert "Under the mouse" in text and "PE[20, 5]" in text
+    assert f"{math.cos(20 * _omega(2, 16)):+.4f}".replace("-", "−") in text
+    panel._mouse_moved(QPointF(-1000.0, -1000.0))  # off the plot: back to the selection
+    assert "PE[3, 1]" in panel.hover_label.text()
+
+
+# -- widgets / plot interaction -> state ------------------------------------------------------
+def test_widgets_to_state(panel: HeatmapPanel, qtbot: QtBot) -> None:
+    panel.findChild(QSpinBox, "dim_spin").setValue(256)
+    assert panel.state.as_int("dim") == 256
+    panel.findChild(QComboBox, "layout_combo").setCurrentIndex(1)
+    assert panel.state.as_str("layout") == "concat"
+    slider = panel.findChild(QSlider, "positions_slider")
+    slider.setValue(slider.maximum())
+    assert panel.state.as_int("positions") == 1_000_000
+    dim_slider = panel.findChild(QSlider, "dimension_slider")
+    before = panel.state.as_int("dimension")
+    dim_slider.setFocus()
+    qtbot.keyClick(dim_slider, Qt.Key.Key_Right)
+    assert panel.state.as_int("dimension") == before + 1
+    panel.findChild(QSpinBox, "shown_dims_spin").setValue(6)
+    assert panel.state.as_int("shown_dims") == 6 and panel.state.as_int("dimension") <= 5
+
+
+def test_bad_typed_value_is_rejected(panel: HeatmapPanel, qtbot: QtBot) -> None:
+    spin = panel.findChild(QSpinBox, "dim_spin")
+    before = panel.state.values()
+    with qtbot.waitSignal(panel.message, timeout=1000) as blocker:
+        spin.setValue(127)
+    assert "dim must be an even integer" in blocker.args[0]
+    assert panel.state.values() == before and spin.value() == before["dim"]
+
+
+def test_dragging_crosshairs_sets_the_selection(panel: HeatmapPanel) -> None:
+    panel.pos_line.setValue(12.4)
+    assert panel.state.as_int("position") == 12
+    panel.dim_line.setValue(3.6)
+    assert panel.state.as_int("dimension") == 4
+    panel.curve_pos_line.setValue(80.0)
+    assert panel.state.as_int("position") == 80
+    panel.vec_dim_line.setValue(100.2)
+    assert panel.state.as_int("dimension") == 100
+
+
+def test_click_selects_the_cell(panel: HeatmapPanel) -> None:
+    class Click:
+        def __init__(self, pos: QPointF) -> None:
+            self.pos = pos
+
+        def button(self) -> Qt.MouseButton:
+            return Qt.MouseButton.LeftButton
+
+        def double(self) -> bool:
+            return False
+
+        def scenePos(self) -> QPointF:
+            return self.pos
+
+    panel._mouse_clicked(Click(panel.heat_vb.mapViewToScene(QPointF(61.3, 7.8))))
+    assert (panel.state.as_int("position"), panel.state.as_int("dimension")) == (61, 8)
+
+
+def test_preset_buttons(panel: HeatmapPanel, qtbot: QtBot) -> None:
+    explainer = panel.findChild(QPushButton, "preset_explainer_button")
+    notebook = panel.findChild(QPushButton, "preset_notebook_button")
+    for b in (explainer, notebook, panel.findChild(QPushButton, "reset_view_button")):
+        assert b.accessibleName() and b.toolTip()
+        assert b.focusPolicy() & Qt.FocusPolicy.TabFocus
+    panel.state.update({"positions": 1_000_000, "dim": 4096, "base": 500.0})
+    qtbot.mouseClick(explainer, Qt.MouseButton.LeftButton)
+    v = panel.state.values()
+    assert (v["positions"], v["dim"], v["shown_dims"], v["base"]) == (30, 128, 6, 10000.0)
+    assert v["layout"] == "interleaved"
+    panel.refresh_now()
+    # exactly the explainer's figure: 30 positions × the first 6 dimensions
+    assert panel.image_positions.tolist() == list(range(30))
+    assert panel.image_dims.tolist() == list(range(6))
+    assert panel.heat_vb.viewRange() == [[-0.5, 29.5], [-0.5, 5.5]]
+    # keyboard: focus the other button and press Space
+    notebook.setFocus()
+    qtbot.keyClick(notebook, Qt.Key.Key_Space)
+    v = panel.state.values()
+    assert (v["positions"], v["dim"], v["shown_dims"], v["base"]) == (100, 512, 0, 10000.0)
+    panel.refresh_now()
+    assert panel.image_positions.tolist() == list(range(100))
+    assert panel.image_dims[0] == 0 and panel.image_dims[-1] >= 510  # all 512 columns spanned
+
+
+def test_reset_view_button(panel: HeatmapPanel, qtbot: QtBot) -> None:
+    panel.heat_vb.setRange(xRange=(10, 20), yRange=(3, 9), padding=0)
+    qtbot.mouseClick(panel.findChild(QPushButton, "reset_view_button"), Qt.MouseButton.LeftButton)
+    assert panel.heat_vb.viewRange() == [[-0.5, 99.5], [-0.5, 127.5]]
+
+
+# -- pixels -----------------------------------------------------------------------------------
+def test_heatmap_pixels_follow_the_colour_map(panel: HeatmapPanel) -> None:
+    panel.apply_preset("explainer")
+    panel.refresh_now()
+    image = panel.heat_plot.grab().toImage()
+    cmap = pg.colormap.get(plots.DIVERGING)
+    vb = panel.heat_vb
+    checked = 0
+    for p, j in ((0, 1), (5, 0), (11, 0), (20, 3), (25, 4), (8, 5)):
+        value = HeatmapModel.cell(panel.state.values(), p, j)["value"]
+        # a point inside the cell, away from the crosshairs at the selection
+        if p == panel.state.as_int("position") or j == panel.state.as_int("dimension"):
+            continue
+        pt = panel.heat_plot.mapFromScene(vb.mapViewToScene(QPointF(p + 0.25, j + 0.25)))
+        got = image.pixelColor(pt.x(), pt.y())
+        want = cmap.map((value + 1) / 2, mode="qcolor")
+        diff = max(
+            abs(got.red() - want.red()),
+            abs(got.green() - want.green()),
+            abs(got.blue() - want.blue()),
+        )
+        assert diff <= 8, (p, j, value, got.name(), want.name())
+        checked += 1
+    assert checked >= 4
+
+
+def test_render_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "heatmap.png"
+    argv: list[Any] = ["render", "--tab", "heatmap", "--set", "positions=1000000",
+                       "--set", "dim=4096", "--size", "1280x800", "--out", str(out)]  # fmt: skip
+    assert cli.main(argv) == 0
+    img = QImage(str(out))
+    assert (img.width(), img.height()) == (1280, 800)
+    # the diverging map's extremes are both somewhere in the picture (values hit ±1)
+    cmap = pg.colormap.get(plots.DIVERGING)
+    lo, hi = cmap.map(0.0, mode="qcolor"), cmap.map(1.0, mode="qcolor")
+    arr = np.frombuffer(img.convertToFormat(QImage.Format.Format_RGB888).constBits(), np.uint8)
+    rgb = arr.reshape(800, -1)[:, : 1280 * 3].reshape(800, 1280, 3).astype(int)
+    for c in (lo, hi):
+        dist = np.abs(rgb - np.array([c.red(), c.green(), c.blue()])).max(axis=2)
+        assert (dist <= 10).sum() > 50

@@ -1,0 +1,266 @@
+"""Rotation tab panel: paired state <-> widget/plot tests, dragging, rendering."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QColor, QImage, QMouseEvent
+from PySide6.QtWidgets import QApplication, QComboBox, QDoubleSpinBox, QSlider, QSpinBox
+
+from posenc_gui import cli
+from posenc_gui.panels.rotation import PANEL, RotationPanel
+from posenc_gui.state import ParamError, ParamState
+from posenc_gui.widgets import plots
+
+SIZE = (1600, 1000)
+
+
+@pytest.fixture
+def panel(qtbot: object) -> Iterator[RotationPanel]:
+    p = PANEL()
+    qtbot.addWidget(p)  # type: ignore[attr-defined]
+    yield p
+
+
+def shown(values: dict[str, object], qtbot: object) -> RotationPanel:
+    """A panel laid out at the render size, as ``posenc-gui render`` does it."""
+    p = PANEL(ParamState(PANEL.model, values))  # type: ignore[arg-type]
+    qtbot.addWidget(p)  # type: ignore[attr-defined]
+    p.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+    p.resize(*SIZE)
+    p.show()
+    QApplication.processEvents()
+    p.refresh_now()
+    QApplication.processEvents()
+    return p
+
+
+def tip(item: pg.PlotDataItem) -> tuple[float, float]:
+    """End point of an arrow drawn by plots.arrow_xy (second vertex of the shaft)."""
+    xs, ys = item.getData()
+    return float(xs[1]), float(ys[1])
+
+
+def view_to_widget(plot: pg.PlotWidget, x: float, y: float) -> QPoint:
+    vb = plot.getPlotItem().getViewBox()
+    return plot.mapFromScene(vb.mapViewToScene(QPointF(x, y)))
+
+
+def view_to_panel(panel: RotationPanel, plot: pg.PlotWidget, x: float, y: float) -> QPoint:
+    return plot.mapTo(panel, view_to_widget(plot, x, y))
+
+
+def close_colour(image: QImage, pt: QPoint, expected: str, tol: int = 12) -> bool:
+    c, e = QColor(image.pixel(pt)), QColor(expected)
+    return max(abs(c.red() - e.red()), abs(c.green() - e.green()), abs(c.blue() - e.blue())) <= tol
+
+
+# -- state -> widgets and plots ------------------------------------------------------------
+def test_state_drives_controls_and_arrows(panel: RotationPanel) -> None:
+    panel.state.update({"angle": 90.0, "x": 1.0, "y": 0.5})
+    panel.refresh_now()
+    assert panel.findChild(QDoubleSpinBox, "angle_spin").value() == pytest.approx(90.0)
+    assert panel.findChild(QDoubleSpinBox, "x_spin").value() == pytest.approx(1.0)
+    # R(90°)(1, 0.5) = (−0.5, 1): the closed form, not the model's output.
+    assert tip(panel.v_arrow) == pytest.approx((1.0, 0.5))
+    assert tip(panel.rv_arrow) == pytest.approx((-0.5, 1.0), abs=1e-12)
+    assert panel.v_target.pos().x() == pytest.approx(1.0)
+    assert panel.rv_target.pos().y() == pytest.approx(1.0)
+    # R(90°)R(30°)v = R(120°)v
+    c, s = math.cos(math.radians(120)), math.sin(math.radians(120))
+    assert tip(panel.composed_arrow) == pytest.approx((c - 0.5 * s, s + 0.5 * c), abs=1e-12)
+    # the swept arc runs from the direction of v to that of Rv, at a fixed radius
+    xs, ys = panel.arc.getData()
+    start, end = math.atan2(ys[0], xs[0]), math.atan2(ys[-1], xs[-1])
+    assert start == pytest.approx(math.atan2(0.5, 1.0))
+    assert end == pytest.approx(math.atan2(1.0, -0.5))
+    assert np.allclose(np.hypot(xs, ys), np.hypot(xs[0], ys[0]))
+    text = panel.matrix_label.text()
+    for number in ("+0.0000", "−1.0000", "+1.0000", "−0.5000"):
+        assert number in text
+    assert "✗" not in panel.checks_label.text()
+    assert panel.checks_label.text().count("✓") == 6
+
+
+def test_pe_plot_follows_order_and_position(panel: RotationPanel) -> None:
+    panel.state.update({"dim": 64, "base": 10000.0, "pair": 3, "position": 11, "offset": 4})
+    panel.refresh_now()
+    w = 10000.0 ** (-6 / 64)
+    assert tip(panel.pe_arrow) == pytest.approx((math.sin(11 * w), math.cos(11 * w)))
+    assert tip(panel.pek_arrow) == pytest.approx((math.sin(15 * w), math.cos(15 * w)))
+    xs, ys = panel.pe_pred.getData()
+    assert (xs[0], ys[0]) == pytest.approx((math.sin(15 * w), math.cos(15 * w)))
+    assert "sin" in panel.pe_plot.getAxis("bottom").labelText
+    assert "R(−kω)" in panel.pe_label.text()
+    assert "clockwise" in panel.pe_label.text()
+    combo = panel.findChild(QComboBox, "pe_order_combo")
+    combo.setCurrentIndex(combo.findData("cos_sin"))
+    assert panel.state.get("pe_order") == "cos_sin"
+    panel.refresh_now()
+    assert tip(panel.pe_arrow) == pytest.approx((math.cos(11 * w), math.sin(11 * w)))
+    assert "cos" in panel.pe_plot.getAxis("bottom").labelText
+    assert "R(+kω)" in panel.pe_label.text()
+    assert "counter-clockwise" in panel.pe_label.text()
+
+
+def test_heatmap_shows_rope_matrix_with_outlined_blocks(panel: RotationPanel) -> None:
+    panel.state.update({"m": 5, "block_dim": 8, "layout": "interleaved", "base": 100.0})
+    panel.refresh_now()
+    img = panel.rope_image.image
+    assert img.shape == (8, 8)
+    assert img[0, 0] == pytest.approx(math.cos(5.0), abs=1e-6)
+    assert img[1, 0] == pytest.approx(math.sin(5.0), abs=1e-6)
+    assert img[2, 3] == pytest.approx(-math.sin(5 * 100.0 ** (-2 / 8)), abs=1e-6)
+    assert img[0, 2] == 0.0
+    assert tuple(panel.rope_image.getLevels()) == (-1.0, 1.0)
+    xs, _ = panel.block_outline.getData()
+    assert np.isnan(xs).sum() == 4  # one 2×2 square per pair
+    assert sum(t.isVisible() for t in panel.cell_texts) == 16  # the nonzero entries
+
+    combo = panel.findChild(QComboBox, "layout_combo")
+    combo.setCurrentIndex(combo.findData("half"))
+    assert panel.state.get("layout") == "half"
+    panel.refresh_now()
+    img = panel.rope_image.image
+    assert img[0, 4] == pytest.approx(-math.sin(5.0), abs=1e-6)  # pair 0 couples 0 and d/2
+    assert img[0, 1] == 0.0
+    xs, _ = panel.block_outline.getData()
+    assert np.isnan(xs).sum() == 16  # four coupled cells per pair
+    assert "✓" in panel.rope_label.text()
+
+    panel.state.set("block_dim", 16)
+    panel.refresh_now()
+    assert panel.rope_image.image.shape == (16, 16)
+    assert not any(t.isVisible() for t in panel.cell_texts)
+
+
+# -- widgets -> state ------------------------------------------------------------------------
+def test_controls_drive_state(panel: RotationPanel) -> None:
+    panel.findChild(QDoubleSpinBox, "angle_spin").setValue(-45.0)
+    assert panel.state.get("angle") == -45.0
+    slider = panel.findChild(QSlider, "x_slider")
+    slider.setValue(slider.maximum())
+    assert panel.state.get("x") == 2.0
+    panel.findChild(QSpinBox, "offset_spin").setValue(-12)
+    assert panel.state.get("offset") == -12
+    panel.findChild(QSpinBox, "m_spin").setValue(77)
+    assert panel.state.get("m") == 77
+    panel.refresh_now()
+    assert "m = 77" in panel.rope_plot.getPlotItem().titleLabel.text
+
+
+def test_pair_range_follows_dim(panel: RotationPanel) -> None:
+    panel.state.update({"dim": 128, "pair": 60})
+    panel.findChild(QSpinBox, "dim_spin").setValue(16)
+    assert panel.state.get("dim") == 16
+    assert panel.state.get("pair") == 7
+    assert panel.findChild(QSpinBox, "pair_spin").maximum() == 7
+    with pytest.raises(ParamError):
+        panel.state.set("pair", 8)
+
+
+def test_dragging_the_tip_of_v_sets_x_and_y(panel: RotationPanel) -> None:
+    panel.v_target.setPos(QPointF(1.234, -0.7))  # what TargetItem.mouseDragEvent does
+    assert panel.state.get("x") == pytest.approx(1.23)
+    assert panel.state.get("y") == pytest.approx(-0.7)
+    panel.v_target.setPos(QPointF(5.0, -9.0))  # beyond the range: clamped, never rejected
+    assert (panel.state.get("x"), panel.state.get("y")) == (2.0, -2.0)
+
+
+def test_dragging_the_tip_of_rv_sets_the_angle(panel: RotationPanel) -> None:
+    panel.state.update({"x": 1.0, "y": 0.0, "angle": 10.0})
+    panel.rv_target.setPos(QPointF(0.0, 0.7))
+    assert panel.state.get("angle") == pytest.approx(90.0)
+    panel.rv_target.setPos(QPointF(-1.0, -0.001))  # just past 180°: continues, no jump to −180
+    assert panel.state.get("angle") == pytest.approx(180.1, abs=0.05)
+    panel.refresh_now()
+    # refresh puts the dot back on the circle |Rv| = |v|
+    pos = panel.rv_target.pos()
+    assert math.hypot(pos.x(), pos.y()) == pytest.approx(1.0)
+
+
+def test_mouse_drag_of_the_v_tip(qtbot: object) -> None:
+    p = shown({"x": 1.5, "y": 0.5}, qtbot)
+    plot = p.rot_plot
+    start, end = view_to_widget(plot, 1.5, 0.5), view_to_widget(plot, -1.0, 1.25)
+    vp = plot.viewport()
+
+    def send(kind: QEvent.Type, pos: QPoint, button: Qt.MouseButton, held: Qt.MouseButton) -> None:
+        ev = QMouseEvent(
+            kind, QPointF(pos), QPointF(vp.mapToGlobal(pos)), button, held,
+            Qt.KeyboardModifier.NoModifier,
+        )  # fmt: skip
+        QApplication.sendEvent(vp, ev)
+
+    left, none = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton
+    send(QEvent.Type.MouseButtonPress, start, left, left)
+    for f in (0.25, 0.5, 0.75, 1.0):
+        pt = QPoint(
+            round(start.x() + (end.x() - start.x()) * f),
+            round(start.y() + (end.y() - start.y()) * f),
+        )
+        send(QEvent.Type.MouseMove, pt, none, left)
+    send(QEvent.Type.MouseButtonRelease, end, left, none)
+    assert p.state.get("x") == pytest.approx(-1.0, abs=0.03)
+    assert p.state.get("y") == pytest.approx(1.25, abs=0.03)
+
+
+def test_refresh_is_coalesced(panel: RotationPanel, qtbot: object) -> None:
+    count = panel.refresh_count
+    for deg in range(0, 100, 5):
+        panel.state.set("angle", float(deg))
+    assert panel.pending()
+    qtbot.waitUntil(lambda: not panel.pending())  # type: ignore[attr-defined]
+    assert panel.refresh_count == count + 1
+    assert tip(panel.rv_arrow)[0] == pytest.approx(
+        1.5 * math.cos(math.radians(95)) - 0.5 * math.sin(math.radians(95))
+    )
+
+
+def test_refresh_time_at_the_largest_sizes(panel: RotationPanel) -> None:
+    panel.state.update({"dim": 1024, "pair": 511, "block_dim": 64, "layout": "half",
+                        "position": 10000, "offset": -1000, "m": 10000})  # fmt: skip
+    panel.refresh_now()
+    times = []
+    for deg in (10.0, 20.0, 30.0):
+        panel.state.set("angle", deg)
+        panel.refresh_now()
+        times.append(panel.last_refresh_seconds)
+    assert min(times) < 0.05
+
+
+# -- picture -----------------------------------------------------------------------------------
+def test_picture_matches_the_maths(qtbot: object, tmp_path: Path) -> None:
+    values = {"angle": 120.0, "x": 1.5, "y": 0.5, "m": 0, "block_dim": 16}
+    p = shown(values, qtbot)
+    image = p.grab().toImage()
+    t = math.radians(120.0)
+    rx, ry = 1.5 * math.cos(t) - 0.5 * math.sin(t), 1.5 * math.sin(t) + 0.5 * math.cos(t)
+    points = {
+        "v tip": (view_to_panel(p, p.rot_plot, 1.5, 0.5), plots.BLUE),
+        "Rv tip": (view_to_panel(p, p.rot_plot, rx, ry), plots.VERMILLION),
+    }
+    cmap = pg.colormap.get(plots.DIVERGING)
+    # R_0 = I: diagonal cells at level +1, off-diagonal cells at 0 (sampled off the centre).
+    for name, (row, col) in {"diagonal": (3, 3), "zero": (2, 9)}.items():
+        level = 1.0 if row == col else 0.0
+        colour = cmap.map((level + 1.0) / 2.0, mode="qcolor").name()
+        points[name] = (view_to_panel(p, p.rope_plot, col + 0.7, row + 0.7), colour)
+    for name, (pt, colour) in points.items():
+        assert close_colour(image, pt, colour), name
+
+    out = tmp_path / "rotation.png"
+    argv = ["render", "--tab", "rotation", "--out", str(out)]
+    for k, v in values.items():
+        argv += ["--set", f"{k}={v}"]
+    assert cli.main(argv) == 0
+    png = QImage(str(out))
+    assert (png.width(), png.height()) == SIZE
+    for name, (pt, colour) in points.items():
+        assert close_colour(png, pt, colour), f"render: {name}"

@@ -1,0 +1,236 @@
+"""RoPE playground model: readouts checked against closed forms and identities (no Qt)."""
+
+from __future__ import annotations
+
+import cmath
+import json
+import math
+from typing import Any
+
+import pytest
+
+from posenc_gui.cli import main
+from posenc_gui.state import ParamError, ParamState
+from posenc_gui.state.rope import MAX_POSITION, RopeModel
+
+
+def readouts(**given: Any) -> dict[str, Any]:
+    return RopeModel.readouts(RopeModel.resolve(given))
+
+
+def pairs(x: list[float], layout: str) -> list[complex]:
+    """The d/2 pairs as complex numbers, written out from the layout definitions."""
+    half = len(x) // 2
+    if layout == "interleaved":
+        return [complex(x[2 * i], x[2 * i + 1]) for i in range(half)]
+    return [complex(x[i], x[i + half]) for i in range(half)]
+
+
+def closed_form_terms(
+    q: list[float], k: list[float], r: float, base: float, layout: str
+) -> list[float]:
+    """Per-pair terms Re(q_i conj(k_i) e^{i r θ_i}), θ_i = base^(-2i/d) (RoFormer eq. (16))."""
+    d = len(q)
+    return [
+        (qi * kj.conjugate() * cmath.exp(1j * r * base ** (-2 * i / d))).real
+        for i, (qi, kj) in enumerate(zip(pairs(q, layout), pairs(k, layout), strict=True))
+    ]
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+def test_score_is_the_closed_form_and_depends_only_on_distance(layout: str) -> None:
+    base = 500.0
+    ref = readouts(m=7, n=3, dim=16, base=base, layout=layout, seed=3)
+    q, k = ref["q"], ref["k"]
+    assert isinstance(q, list) and isinstance(k, list)
+    expected = sum(closed_form_terms(q, k, 4, base, layout))
+    for m, n in [(7, 3), (4, 0), (1004, 1000), (MAX_POSITION, MAX_POSITION - 4)]:
+        r = readouts(m=m, n=n, dim=16, base=base, layout=layout, seed=3)
+        assert r["relative_distance"] == 4
+        assert r["score"] == pytest.approx(expected, rel=1e-9, abs=1e-9)
+        assert r["score_at_origin"] == pytest.approx(r["score"], rel=1e-9, abs=1e-9)
+        assert r["score_from_offset"] == pytest.approx(r["score"], rel=1e-9, abs=1e-9)
+        assert abs(r["score_difference"]) < 1e-9
+    # a different distance gives a different score (the check above could not pass trivially)
+    other = readouts(m=8, n=3, dim=16, base=base, layout=layout, seed=3)
+    assert abs(other["score"] - expected) > 1e-3
+
+
+def test_origin_is_on_the_right_side_of_the_distance() -> None:
+    r = readouts(m=3, n=10)
+    assert (r["origin_m"], r["origin_n"]) == (0, 7)
+    r = readouts(m=10, n=3)
+    assert (r["origin_m"], r["origin_n"]) == (7, 0)
+
+
+def test_pair_shares_sum_to_the_score_and_match_the_pair_geometry() -> None:
+    r = readouts(m=40, n=11, dim=32, pair=5, seed=9)
+    shares = r["pair_scores"]
+    assert isinstance(shares, list) and len(shares) == 16
+    assert sum(shares) == pytest.approx(r["score"], rel=1e-12, abs=1e-12)
+    assert r["pair_scores_sum"] == pytest.approx(r["score"], rel=1e-12, abs=1e-12)
+    q, k = r["q"], r["k"]
+    assert isinstance(q, list) and isinstance(k, list)
+    terms = closed_form_terms(q, k, 29, 10000.0, "interleaved")
+    assert shares == pytest.approx(terms, abs=1e-10)
+    assert r["pair_score"] == pytest.approx(terms[5], abs=1e-12)
+    # share = |q_i||k_i| cos(angle between the rotated pairs)
+    cos_angle = math.cos(r["angle_between_rotated"])
+    geometric = r["q_pair_norm"] * r["k_pair_norm"] * cos_angle
+    assert r["pair_score"] == pytest.approx(geometric, abs=1e-10)
+
+
+def test_pair_rotation_frequency_and_angles() -> None:
+    r = readouts(m=123, n=45, dim=64, base=10000.0, pair=3, layout="half")
+    theta = 10000.0 ** (-6 / 64)
+    assert r["theta"] == pytest.approx(theta, rel=1e-14)
+    assert r["wavelength"] == pytest.approx(2 * math.pi / theta, rel=1e-14)
+    assert r["angle_m"] == pytest.approx(123 * theta)
+    assert r["angle_n"] == pytest.approx(45 * theta)
+    assert r["angle_difference"] == pytest.approx(78 * theta)
+    assert r["pair_indices"] == [3, 35]
+    q, k = r["q"], r["k"]
+    assert isinstance(q, list) and isinstance(k, list)
+    assert r["q_pair"] == [q[3], q[35]] and r["k_pair"] == [k[3], k[35]]
+    for before, after, pos in (("q_pair", "q_pair_rotated", 123), ("k_pair", "k_pair_rotated", 45)):
+        x, y = r[before]
+        c, s = math.cos(pos * theta), math.sin(pos * theta)
+        assert r[after] == pytest.approx([c * x - s * y, s * x + c * y], abs=1e-12)
+    wrapped = r["angle_m_wrapped"]
+    assert isinstance(wrapped, float) and -math.pi < wrapped <= math.pi
+    assert math.cos(wrapped) == pytest.approx(math.cos(123 * theta))
+    assert math.sin(wrapped) == pytest.approx(math.sin(123 * theta))
+
+
+def test_layout_permutation_makes_the_layouts_agree() -> None:
+    r = readouts(m=9, n=2, dim=12, seed=4)
+    q, k = r["q"], r["k"]
+    assert isinstance(q, list) and isinstance(k, list)
+    assert r["score_interleaved"] == pytest.approx(
+        sum(closed_form_terms(q, k, 7, 1e4, "interleaved"))
+    )
+    assert r["score_half"] == pytest.approx(sum(closed_form_terms(q, k, 7, 1e4, "half")))
+    assert abs(r["layout_difference"]) > 1e-3
+    assert r["score_half_permuted"] == pytest.approx(r["score_interleaved"], abs=1e-12)
+    assert abs(r["permuted_difference"]) < 1e-12
+    # permuting by [0, 2, 4, …, 1, 3, 5, …] by hand gives the same
+    perm = list(range(0, 12, 2)) + list(range(1, 12, 2))
+    qp, kp = [q[i] for i in perm], [k[i] for i in perm]
+    assert sum(closed_form_terms(qp, kp, 7, 1e4, "half")) == pytest.approx(r["score_interleaved"])
+    # with one pair the two layouts are the same
+    one = readouts(dim=2, m=5, n=1)
+    assert one["score_half"] == pytest.approx(one["score_interleaved"], abs=1e-15)
+
+
+def test_q_equals_k_at_distance_zero_is_the_squared_norm() -> None:
+    r = readouts(vectors="q=k", m=777, n=777, dim=48, seed=11)
+    q, k = r["q"], r["k"]
+    assert isinstance(q, list) and q == k
+    assert r["score"] == pytest.approx(sum(x * x for x in q), rel=1e-12)
+    assert r["score_qk"] == pytest.approx(r["k_norm"] ** 2, rel=1e-12)
+    # and that is the largest score any distance gives (Cauchy–Schwarz)
+    for dist in (1, 5, 50, 5000):
+        assert readouts(vectors="q=k", m=dist, n=0, dim=48, seed=11)["score"] < r["score"]
+
+
+def test_typed_vectors_replace_only_the_selected_pair() -> None:
+    typed = dict(vectors="typed", q0=1.5, q1=-2.0, k0=0.25, k1=3.0, dim=16, pair=2, seed=5)
+    rand = readouts(dim=16, pair=2, seed=5)
+    for layout, (a, b) in (("interleaved", (4, 5)), ("half", (2, 10))):
+        r = readouts(**typed, layout=layout)
+        q, k, q_r, k_r = r["q"], r["k"], rand["q"], rand["k"]
+        assert isinstance(q, list) and isinstance(k, list)
+        assert isinstance(q_r, list) and isinstance(k_r, list)
+        assert (q[a], q[b], k[a], k[b]) == (1.5, -2.0, 0.25, 3.0)
+        assert r["q_pair"] == [1.5, -2.0] and r["k_pair"] == [0.25, 3.0]
+        others = [i for i in range(16) if i not in (a, b)]
+        assert [q[i] for i in others] == [q_r[i] for i in others]
+        assert [k[i] for i in others] == [k_r[i] for i in others]
+        # the typed pair's share is the 2-D closed form
+        dth = (r["relative_distance"]) * 10000.0 ** (-4 / 16)
+        expected = (complex(1.5, -2.0) * complex(0.25, -3.0) * cmath.exp(1j * dth)).real
+        assert r["pair_score"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_decay_bound_is_eq_37_and_bounds_the_score() -> None:
+    dim, base = 32, 10000.0
+    for m, n in [(0, 0), (3, 0), (40, 1), (500, 20), (0, 1234), (90000, 10)]:
+        r = readouts(m=m, n=n, dim=dim, base=base, seed=2)
+        q, k = r["q"], r["k"]
+        assert isinstance(q, list) and isinstance(k, list)
+        qc, kc = pairs(q, "interleaved"), pairs(k, "interleaved")
+        h = [a * b.conjugate() for a, b in zip(qc, kc, strict=True)]
+        h_ext = [*h, 0j]
+        coeff = max(abs(h_ext[i + 1] - h_ext[i]) for i in range(dim // 2))
+        assert r["bound_coefficient"] == pytest.approx(coeff, rel=1e-12)
+        dist = m - n
+        partial, total = 0j, 0.0
+        for i in range(dim // 2):
+            partial += cmath.exp(1j * dist * base ** (-2 * i / dim))
+            total += abs(partial)
+        assert r["decay_bound"] == pytest.approx(coeff * total, rel=1e-9)
+        assert r["relative_decay_bound"] == pytest.approx(total / (dim // 2), rel=1e-9)
+        full = abs(
+            sum(hi * cmath.exp(1j * dist * base ** (-2 * i / dim)) for i, hi in enumerate(h))
+        )
+        assert abs(r["score"]) <= full + 1e-9 <= r["decay_bound"] + 2e-9
+    at_zero = readouts(m=5, n=5, dim=dim, seed=2)
+    half = dim // 2
+    assert at_zero["relative_decay_bound"] == pytest.approx((half + 1) / 2)
+
+
+def test_pair_limit_follows_dim() -> None:
+    state = ParamState(RopeModel, {"dim": 64, "pair": 31})
+    state.set("dim", 16)
+    assert state.as_int("pair") == 7
+    with pytest.raises(ParamError, match="pair must be an integer from 0 to 7"):
+        state.set("pair", 8)
+    assert RopeModel.limits(RopeModel.resolve({"dim": 512}))["pair"] == (0, 255)
+
+
+def test_matrix_window_stays_in_range() -> None:
+    for m, n, size in [(5, 2, 64), (100000, 3, 512), (50000, 50000, 8)]:
+        m0, n0 = RopeModel.window_starts(RopeModel.resolve({"m": m, "n": n, "window": size}))
+        for p, start in ((m, m0), (n, n0)):
+            assert start >= 0 and start + size - 1 <= MAX_POSITION
+            assert start <= p < start + size
+
+
+# -- CLI ---------------------------------------------------------------------------------------
+
+
+def _values(capsys: pytest.CaptureFixture[str], *sets: str) -> dict[str, Any]:
+    args = ["values", "--tab", "rope"]
+    for s in sets:
+        args += ["--set", s]
+    assert main(args) == 0
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return out
+
+
+def test_cli_same_distance_same_score(capsys: pytest.CaptureFixture[str]) -> None:
+    far = _values(capsys, "m=105", "n=102")
+    near = _values(capsys, "m=5", "n=2")
+    assert far["tab"] == "rope" and far["params"]["m"] == 105
+    assert far["relative_distance"] == near["relative_distance"] == 3
+    assert abs(far["score"] - near["score"]) < 1e-12
+    assert far["score"] != _values(capsys, "m=6", "n=2")["score"]
+    for key in ("q", "k", "score", "relative_distance", "theta", "pair_score", "wavelength",
+                "angle_m", "angle_n", "score_at_origin", "score_interleaved", "score_half",
+                "score_half_permuted"):  # fmt: skip
+        assert key in far, key
+
+
+@pytest.mark.parametrize(
+    ("assignment", "name"),
+    [("dim=7", "dim"), ("m=100001", "m"), ("n=-1", "n"), ("vectors=zeros", "vectors"),
+     ("pair=40", "pair"), ("base=5", "base"), ("lock=maybe", "lock"), ("q0=abc", "q0")],
+)  # fmt: skip
+def test_cli_bad_input_exits_2(
+    capsys: pytest.CaptureFixture[str], assignment: str, name: str
+) -> None:
+    assert main(["values", "--tab", "rope", "--set", assignment]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and f"{name} must be" in lines[0]
