@@ -38,10 +38,7 @@ def sweep_values(param: Any, lo: float, hi: float, steps: int) -> list[Any]:
     out: list[Any] = []
     for k in range(steps):
         frac = k / max(steps - 1, 1)
-        if param.log and lo > 0:
-            x = lo * (hi / lo) ** frac
-        else:
-            x = lo + frac * (hi - lo)
+        x = lo * (hi / lo) ** frac if param.log and lo > 0 else lo + frac * (hi - lo)
         out.append(param.clamp(float(x) if param.kind == "float" else round(x), lo, hi))
     return out
 
@@ -100,7 +97,9 @@ def time_tab(tab_id: str, steps: int, size: tuple[int, int]) -> list[dict[str, A
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
     parser.add_argument("--tab", action="append", help="only these tabs (repeatable)")
     parser.add_argument("--steps", type=int, default=25, help="steps per parameter sweep")
     parser.add_argument("--size", default="1600x1000", help="panel size WxH")
@@ -120,7 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     for tab in tabs:
         rows += time_tab(tab, ns.steps, size)
-    print(f"{'tab':9} {'scenario':8} {'param':14} {'median ms':>10} {'p95 ms':>8} {'max ms':>8}  budget")
+    print(
+        f"{'tab':9} {'scenario':8} {'param':14} {'median ms':>10} {'p95 ms':>8} "
+        f"{'max ms':>8}  budget"
+    )
     over = 0
     for r in rows:
         ok = r["p95_ms"] <= BUDGET_MS

@@ -7,10 +7,19 @@ from __future__ import annotations
 import gc
 import sys
 
-from PySide6.QtWidgets import QSlider
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QApplication, QSlider
 from pytestqt.qtbot import QtBot
 
 from posenc_gui.panels.sine import SinePanel
+
+
+def _settle() -> None:
+    """Free what earlier tests left for deferred deletion, so only this test's calls count."""
+    for _ in range(3):
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        QApplication.processEvents()
+        gc.collect()
 
 
 def test_void_qt_calls_keep_none_refcount(qtbot: QtBot) -> None:
@@ -31,7 +40,7 @@ def test_long_drag_on_the_sine_tab(qtbot: QtBot) -> None:
     qtbot.addWidget(panel)
     names = ("amplitude", "frequency", "phase", "cursor", "base", "position")
     sliders = [panel.findChild(QSlider, f"{n}_slider") for n in names]
-    gc.collect()
+    _settle()
     before = sys.getrefcount(None)
     for step in range(6000):
         for s in sliders:
@@ -39,7 +48,7 @@ def test_long_drag_on_the_sine_tab(qtbot: QtBot) -> None:
         if step % 200 == 0:
             qtbot.wait(1)  # let coalesced refreshes run, as the event loop would
     qtbot.waitUntil(lambda: not panel.pending(), timeout=2000)
-    gc.collect()
+    _settle()
     # 36,000 setValue calls alone would take ~36,000 off None's refcount with the broken build;
     # ordinary object churn moves it by a few thousand at most.
     assert abs(sys.getrefcount(None) - before) < 10_000

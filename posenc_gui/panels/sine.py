@@ -323,4 +323,5 @@ def _set_line(line: pg.InfiniteLine, value: float) -> None:
         finally:
             line.blockSignals(False)
 
+
 PANEL = SinePanel

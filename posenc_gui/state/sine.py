@@ -115,4 +115,5 @@ class SineModel(TabModel):
             "ladder_vector": vector[:shown].tolist(),
         }
 
+
 MODEL = SineModel

@@ -42,15 +42,17 @@ def test_values_sine(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["period"] == pytest.approx(0.5)
     assert data["angular_frequency"] == pytest.approx(4 * math.pi)
     w1 = 10000.0 ** (-2 / 4)
-    assert data["vector"] == pytest.approx([math.sin(3), math.cos(3), math.sin(3 * w1), math.cos(3 * w1)])
+    assert data["vector"] == pytest.approx(
+        [math.sin(3), math.cos(3), math.sin(3 * w1), math.cos(3 * w1)]
+    )
 
 
 def test_notebook_dot_product_via_values(capsys: pytest.CaptureFixture[str]) -> None:
     """PE[32]·PE[42] = 173.790 for d = 512 (the source notebook's number)."""
     vectors = []
     for p in (32, 42):
-        _, out, _ = run(capsys, "values", "--tab", "sine", "--set", "dim=512", "--set", "length=100",
-                        "--set", f"position={p}")  # fmt: skip
+        args = ["values", "--tab", "sine", "--set", "dim=512", "--set", f"position={p}"]
+        _, out, _ = run(capsys, *args, "--set", "length=100")
         vectors.append(json.loads(out)["vector"])
     dot = sum(a * b for a, b in zip(*vectors, strict=True))
     assert round(dot, 3) == 173.790
@@ -61,10 +63,19 @@ def test_notebook_dot_product_via_values(capsys: pytest.CaptureFixture[str]) -> 
     [
         (["values", "--tab", "nope"], "unknown tab 'nope'; known tabs: sine"),
         (["values", "--tab", "sine", "--set", "bogus=1"], "unknown parameter 'bogus'"),
-        (["values", "--tab", "sine", "--set", "dim=7"], "dim must be an even integer from 2 to 1024"),
+        (
+            ["values", "--tab", "sine", "--set", "dim=7"],
+            "dim must be an even integer from 2 to 1024",
+        ),
         (["values", "--tab", "sine", "--set", "amplitude=big"], "amplitude must be a number"),
-        (["values", "--tab", "sine", "--set", "amplitude=9"], "amplitude must be a number from 0 to 2"),
-        (["values", "--tab", "sine", "--set", "position=60"], "position must be an integer from 0 to 49"),
+        (
+            ["values", "--tab", "sine", "--set", "amplitude=9"],
+            "amplitude must be a number from 0 to 2",
+        ),
+        (
+            ["values", "--tab", "sine", "--set", "position=60"],
+            "position must be an integer from 0 to 49",
+        ),
         (["values", "--tab", "sine", "--set", "dim"], "--set expects NAME=VALUE"),
         (["values"], "--tab"),
         (["render", "--tab", "sine", "--out", "x.jpg"], "--out must be a .png file"),
@@ -91,7 +102,9 @@ def test_render_writes_png_only_on_success(
     assert run(capsys, "render", "--tab", "sine", "--set", "dim=3", "--out", str(bad))[0] == 2
     assert not bad.exists()
     out = tmp_path / "sine.png"
-    code, stdout, _ = run(capsys, "render", "--tab", "sine", "--out", str(out), "--size", "1200x800")
+    code, stdout, _ = run(
+        capsys, "render", "--tab", "sine", "--out", str(out), "--size", "1200x800"
+    )
     assert code == 0 and "wrote" in stdout
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1200, 800)

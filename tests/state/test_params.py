@@ -67,7 +67,7 @@ def test_check_rejects_wrong_types() -> None:
 
 
 def test_unknown_parameter_lists_known_names() -> None:
-    with pytest.raises(ParamError, match="unknown parameter 'nope'.*gain, dim, pair"):
+    with pytest.raises(ParamError, match=r"unknown parameter 'nope'.*gain, dim, pair"):
         Toy.param("nope")
 
 
