@@ -1,0 +1,154 @@
+"""dev.py: the check of the system libraries the Qt xcb platform plugin needs (no Qt here)."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: `ldd libqxcb.so` on a Debian 12 machine without libxcb-icccm4 and libxcb-keysyms1 (trimmed).
+LDD_OUTPUT = """\
+\tlinux-vdso.so.1 (0x00007ff060aa7000)
+\tlibQt6XcbQpa.so.6 => /x/PySide6/Qt/plugins/platforms/../../lib/libQt6XcbQpa.so.6 (0x1)
+\tlibGL.so.1 => /lib/x86_64-linux-gnu/libGL.so.1 (0x00007ff060948000)
+\tlibxkbcommon-x11.so.0 => /lib/x86_64-linux-gnu/libxkbcommon-x11.so.0 (0x00007ff0608f5000)
+\tlibxcb-cursor.so.0 => /lib/x86_64-linux-gnu/libxcb-cursor.so.0 (0x00007ff0608ee000)
+\tlibxcb-icccm.so.4 => not found
+\tlibxcb-util.so.1 => /lib/x86_64-linux-gnu/libxcb-util.so.1 (0x00007ff05fdf8000)
+\tlibxcb-keysyms.so.1 => not found
+\tlibxcb-icccm.so.4 => not found
+\tlibxcb-keysyms.so.1 => not found
+\tlibEGL.so.1 => /lib/x86_64-linux-gnu/libEGL.so.1 (0x00007ff05fd29000)
+\t/lib64/ld-linux-x86-64.so.2 (0x00007ff060aa9000)
+"""
+
+
+@pytest.fixture(scope="module")
+def dev() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("posenc_dev_script", ROOT / "dev.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_missing_libraries_from_ldd_output(dev: ModuleType) -> None:
+    assert dev.missing_libraries(LDD_OUTPUT) == ["libxcb-icccm.so.4", "libxcb-keysyms.so.1"]
+    assert dev.missing_libraries("\tlibc.so.6 => /lib/libc.so.6 (0x1)\n") == []
+    assert dev.missing_libraries("") == []
+
+
+def test_message_names_library_package_and_apt_command(dev: ModuleType) -> None:
+    text = dev.missing_library_message(["libxcb-icccm.so.4", "libxcb-keysyms.so.1"])
+    assert "libxcb-icccm.so.4" in text and "libxcb-keysyms.so.1" in text
+    assert "sudo apt-get install libxcb-icccm4 libxcb-keysyms1" in text
+    one = dev.missing_library_message(["libxcb-cursor.so.0"])
+    assert "libxcb-cursor0" in one
+    odd = dev.missing_library_message(["libweird.so.9", "libQt6Gui.so.6"])
+    assert "apt-file search libweird.so.9" in odd and "reinstall" in odd
+    assert "apt-get install" not in odd
+
+
+@pytest.mark.parametrize(
+    "soname",
+    [
+        "libxcb-cursor.so.0", "libxkbcommon-x11.so.0", "libxcb-icccm.so.4", "libxcb-keysyms.so.1",
+        "libxcb-shape.so.0", "libxcb-render-util.so.0", "libxcb-image.so.0", "libEGL.so.1",
+        "libGL.so.1", "libfontconfig.so.1",
+    ],
+)  # fmt: skip
+def test_the_usual_suspects_have_a_package(dev: ModuleType, soname: str) -> None:
+    assert soname in dev.XCB_PACKAGES
+
+
+@pytest.mark.parametrize(
+    ("env", "needs"),
+    [
+        ({}, True),
+        ({"QT_QPA_PLATFORM": "xcb"}, True),
+        ({"QT_QPA_PLATFORM": "offscreen"}, False),
+        ({"QT_QPA_PLATFORM": "minimal"}, False),
+        ({"QT_QPA_PLATFORM": "wayland;xcb"}, False),
+        ({"WAYLAND_DISPLAY": "wayland-0"}, False),
+        ({"WAYLAND_DISPLAY": "wayland-0", "QT_QPA_PLATFORM": "xcb"}, True),
+    ],
+)
+def test_platform_needs_xcb(dev: ModuleType, env: dict[str, str], needs: bool) -> None:
+    assert dev.platform_needs_xcb(env) is needs
+
+
+def test_only_the_window_is_checked(dev: ModuleType) -> None:
+    assert (
+        dev.opens_window([]) and dev.opens_window(["--tab", "rope"]) and dev.opens_window(["gui"])
+    )
+    for args in (["render", "--tab", "sine"], ["values"], ["params"], ["--help"], ["--version"]):
+        assert not dev.opens_window(args)
+
+
+def test_check_reports_and_fails(
+    dev: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(dev.sys, "platform", "linux")
+    monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setattr(dev, "xcb_plugin_files", lambda: [Path("/x/libqxcb.so")])
+    monkeypatch.setattr(dev.shutil, "which", lambda name: "/usr/bin/ldd")
+
+    def fake_run(cmd: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        assert cmd == ["/usr/bin/ldd", "/x/libqxcb.so"]
+        return subprocess.CompletedProcess(cmd, 0, stdout=LDD_OUTPUT, stderr="")
+
+    monkeypatch.setattr(dev.subprocess, "run", fake_run)
+    assert dev.check_gui_libraries() is False
+    err = capsys.readouterr().err
+    assert "libxcb-icccm4" in err and "sudo apt-get install" in err
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")  # skipped: no display libraries needed
+    assert dev.check_gui_libraries() is True
+    monkeypatch.setattr(dev.sys, "platform", "darwin")
+    monkeypatch.delenv("QT_QPA_PLATFORM")
+    assert dev.check_gui_libraries() is True
+
+
+def test_no_display_is_reported(dev: ModuleType) -> None:
+    message = dev.display_problem({})
+    assert message is not None and "DISPLAY" in message and "render" in message
+    assert dev.display_problem({"DISPLAY": ":0"}) is None
+    assert dev.display_problem({"QT_QPA_PLATFORM": "offscreen"}) is None
+    assert dev.display_problem({"WAYLAND_DISPLAY": "wayland-0"}) is None
+
+
+def test_run_exits_1_instead_of_starting_qt(
+    dev: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(dev, "ensure_environment", lambda with_tests: None)
+    monkeypatch.setattr(dev, "check_gui_libraries", lambda: False)
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the GUI must not be started")
+
+    monkeypatch.setattr(dev.subprocess, "run", never)
+    assert dev.main(["run"]) == 1
+    monkeypatch.setattr(dev, "check_gui_libraries", lambda: True)
+    monkeypatch.setattr(dev, "check_display", lambda: False)
+    assert dev.main(["run", "--tab", "rope"]) == 1
+    checked: list[bool] = []
+    monkeypatch.setattr(dev, "check_gui_libraries", lambda: checked.append(True) or True)
+    monkeypatch.setattr(dev, "run_tests", lambda args: 0)
+    assert dev.main(["test"]) == 0 and checked == []  # `dev.py test` does not check
+
+
+def test_real_plugin_if_installed(dev: ModuleType) -> None:
+    """On this machine: the check runs end to end (it may find libraries missing)."""
+    if not sys.platform.startswith("linux") or not dev.xcb_plugin_files():
+        pytest.skip("no PySide6 xcb plugin in .venv")
+    assert dev.xcb_plugin_files()[0].name == "libqxcb.so"
+    out = subprocess.run(["ldd", str(dev.xcb_plugin_files()[0])], capture_output=True, text=True)
+    for soname in dev.missing_libraries(out.stdout):
+        assert soname in dev.XCB_PACKAGES or soname.startswith("libQt6"), soname
