@@ -10,13 +10,20 @@ import sys
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, Qt
-from PySide6.QtGui import QColor, QFontDatabase, QIcon, QPalette, QPixmap
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontDatabase, QIcon, QPixmap
 from PySide6.QtWidgets import QApplication
 
 from posenc_gui import APP_NAME, ORG_NAME, __version__
-from posenc_gui.state import Value
+from posenc_gui.state import ParamError, Value
+from posenc_gui.state.session import Session
+from posenc_gui.widgets.style import Style
+from posenc_gui.widgets.style import hub as style_hub
+
+if TYPE_CHECKING:
+    from posenc_gui.main_window import MainWindow
 
 FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf")
 BASE_POINT_SIZE = 10
@@ -46,35 +53,6 @@ def load_fonts() -> str:
     return family or "DejaVu Sans"
 
 
-def light_palette() -> QPalette:
-    """A high-contrast light palette (projectors wash out dark themes and thin greys)."""
-    pal = QPalette()
-    colors = {
-        QPalette.ColorRole.Window: "#f4f5f7",
-        QPalette.ColorRole.WindowText: "#111111",
-        QPalette.ColorRole.Base: "#ffffff",
-        QPalette.ColorRole.AlternateBase: "#eef0f3",
-        QPalette.ColorRole.Text: "#111111",
-        QPalette.ColorRole.Button: "#e8eaee",
-        QPalette.ColorRole.ButtonText: "#111111",
-        QPalette.ColorRole.Highlight: "#0072B2",
-        QPalette.ColorRole.HighlightedText: "#ffffff",
-        QPalette.ColorRole.ToolTipBase: "#ffffe8",
-        QPalette.ColorRole.ToolTipText: "#111111",
-        QPalette.ColorRole.PlaceholderText: "#666666",
-        QPalette.ColorRole.Link: "#0060a0",
-    }
-    for role, color in colors.items():
-        pal.setColor(role, QColor(color))
-    for role in (
-        QPalette.ColorRole.WindowText,
-        QPalette.ColorRole.Text,
-        QPalette.ColorRole.ButtonText,
-    ):
-        pal.setColor(QPalette.ColorGroup.Disabled, role, QColor("#8a8a8a"))
-    return pal
-
-
 def create_application(argv: list[str] | None = None) -> QApplication:
     """The QApplication with metadata, fonts, Fusion style and palette (reused if it exists)."""
     existing = QApplication.instance()
@@ -91,30 +69,96 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     app.setApplicationVersion(__version__)
     app.setDesktopFileName("posenc-gui")
     app.setStyle("Fusion")
-    app.setPalette(light_palette())
+    # Offscreen and bare X servers have no platform theme: the palette comes from our Style
+    # (light or dark) and follows it when it changes.
+    # The application font (controls, menus) follows the scale: BASE_POINT_SIZE × scale.
+    hub = style_hub()
     family = load_fonts()
     font = app.font()
     font.setFamily(family)
-    font.setPointSize(BASE_POINT_SIZE)
     app.setFont(font)
+    apply_style(app, hub.style)
+    if not getattr(app, "_posenc_style_connected", False):
+        hub.changed.connect(lambda st: apply_style(app, st))
+        app._posenc_style_connected = True  # type: ignore[attr-defined]
     app.setWindowIcon(app_icon())
     return app
 
 
-def run_gui(tab: str | None = None, values: Mapping[str, Value] | None = None) -> int:
-    """Open the main window (on ``tab`` with ``values``) and run the event loop."""
-    from posenc_gui.main_window import MainWindow
+def apply_style(app: QApplication, st: Style) -> None:
+    """The widgets' palette (light/dark) and the application font at ``BASE_POINT_SIZE × scale``."""
+    app.setPalette(st.palette())
+    font = app.font()
+    size = BASE_POINT_SIZE * st.scale
+    if font.pointSizeF() != size:
+        font.setPointSizeF(size)
+        app.setFont(font)
 
+
+def run_gui(
+    tab: str | None = None,
+    values: Mapping[str, Value] | None = None,
+    *,
+    session: Session | None = None,
+    fresh: bool = False,
+) -> int:
+    """Open the main window (see :func:`build_window`) and run the event loop."""
     app = create_application()
-    window = MainWindow(initial_tab=tab, initial_values=values)
+    window = build_window(tab, values, session=session, fresh=fresh)
     window.show()
     app.processEvents()  # paint the window before torch is imported by the panels
     window.load_panels_later()
     return app.exec()
 
 
-def render_png(tab: str, values: Mapping[str, Value], out: Path, size: tuple[int, int]) -> None:
-    """Render tab ``tab`` with ``values`` at ``size`` into ``out`` without showing a window."""
+def build_window(
+    tab: str | None = None,
+    values: Mapping[str, Value] | None = None,
+    *,
+    session: Session | None = None,
+    fresh: bool = False,
+) -> MainWindow:
+    """The main window, not shown yet.
+
+    It shows ``session`` (a file given with ``--session``), else the session of the last run
+    unless ``fresh``, else the defaults; ``tab`` and ``values`` (``--tab``/``--set``, only the
+    values given) are applied on top. A value the restored session cannot take raises
+    :class:`ParamError` before any window exists.
+    """
+    from posenc_gui.main_window import MainWindow, load_last_session
+
+    create_application()
+    notice = ""
+    restored = False
+    if session is None and not fresh:
+        session, notice = load_last_session()
+        restored = session is not None
+    if session is None:
+        session = Session()
+    if tab is not None:
+        session.current_tab = tab
+        try:
+            session.state(tab).update(values or {})
+        except ParamError as err:
+            hint = " (set on top of the last session; add --fresh to start from the defaults)"
+            raise ParamError(f"{err}{hint if restored else ''}") from None
+    return MainWindow(session=session, notice=notice)
+
+
+def render_png(
+    tab: str,
+    values: Mapping[str, Value],
+    out: Path,
+    size: tuple[int, int],
+    *,
+    style: Style | None = None,
+    view_state: Mapping[str, Any] | None = None,
+) -> None:
+    """Render tab ``tab`` with ``values`` at ``size`` into ``out`` without showing a window.
+
+    ``style`` (theme and scale, e.g. a session's) applies for this picture only; ``view_state``
+    restores a session's zoom.
+    """
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     create_application()
     import torch
@@ -123,21 +167,26 @@ def render_png(tab: str, values: Mapping[str, Value], out: Path, size: tuple[int
     from posenc_gui.panels import get_panel
     from posenc_gui.state import ParamState
 
-    panel_cls = get_panel(tab)
-    panel = panel_cls(ParamState(panel_cls.model, values))
-    panel.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
-    panel.resize(*size)
-    panel.show()
-    QApplication.processEvents()
-    panel.refresh_now()
-    QApplication.processEvents()
-    pixmap = panel.grab()
-    panel.close()
+    hub = style_hub()
+    previous = hub.style
+    if style is not None:
+        hub.set_style(style)
+    try:
+        panel_cls = get_panel(tab)
+        panel = panel_cls(ParamState(panel_cls.model, values))
+        panel.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+        panel.resize(*size)
+        panel.show()
+        QApplication.processEvents()
+        panel.refresh_all()
+        if view_state:
+            panel.restore_view_state(view_state)
+        QApplication.processEvents()
+        panel.refresh_now()
+        pixmap = panel.grab()
+        panel.close()
+        panel.deleteLater()
+    finally:
+        hub.set_style(previous)
     if not pixmap.save(str(out), "PNG"):
         raise OSError(f"could not write {out}")
-    panel.deleteLater()
-
-
-def qbytes(value: object) -> QByteArray:
-    """A QSettings value as QByteArray (empty when missing or of another type)."""
-    return value if isinstance(value, QByteArray) else QByteArray()

@@ -1,13 +1,20 @@
-"""Command line: ``posenc-gui [gui] | render | values | params``.
+"""Command line: ``posenc-gui [gui] | render | values | params | session``.
 
-    posenc-gui [--tab ID] [--set NAME=VALUE]...              open the window
-    posenc-gui render --tab ID [--set ...] --out F.png [--size WxH]   picture, no display needed
-    posenc-gui values --tab ID [--set ...]                   JSON: parameters + every number shown
+    posenc-gui [--session F | --fresh] [--tab ID] [--set NAME=VALUE]...   open the window
+    posenc-gui render [--session F] [--tab ID] [--set ...] --out F.png [--size WxH]
+    posenc-gui values [--session F] [--tab ID] [--set ...]   JSON: parameters + every number shown
     posenc-gui params [--tab ID]                             JSON: the parameters and their ranges
+    posenc-gui session [--session F] [--tab ID] [--set ...] [--theme T] [--scale S] --out F.json
 
-Everything is validated before anything happens: a bad tab, parameter, type or range exits with
-status 2 and one line that names the culprit and what it accepts; nothing is written.
-``params`` and ``values`` import no Qt.
+The window restores the session of the last run (``--fresh``: the defaults; ``--session F``:
+that file); ``--tab``/``--set`` apply on top. ``render`` and ``values`` read the tab (the
+session's current tab unless ``--tab``) and its values from ``--session`` with ``--set`` on top;
+``render`` also takes the session's theme, scale and zoom. ``session`` writes a session file
+without opening a window.
+
+Everything is validated before anything happens: a bad tab, parameter, type or range, or a
+session file that cannot be used, exits with status 2 and one line that names the culprit and
+what it accepts; nothing is written. ``params``, ``values`` and ``session`` import no Qt.
 """
 
 from __future__ import annotations
@@ -18,11 +25,15 @@ import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from posenc_gui import __version__
 
-COMMANDS = ("gui", "render", "values", "params")
+if TYPE_CHECKING:
+    from posenc_gui.state.params import Value
+    from posenc_gui.state.session import Session
+
+COMMANDS = ("gui", "render", "values", "params", "session")
 DEFAULT_SIZE = (1600, 1000)
 MIN_SIZE, MAX_SIZE = 320, 8192
 
@@ -44,22 +55,36 @@ def _parser(command: str) -> argparse.ArgumentParser:
         "render": "Render one tab to a PNG file without showing a window.",
         "values": "Print one JSON object: the validated parameters and every number the tab shows.",
         "params": "Print JSON describing each parameter: type, default, range or choices.",
+        "session": "Write a session file (open it with 'posenc-gui --session FILE') without "
+        "opening a window.",
     }
     p = _Parser(prog=prog, description=descriptions[command])
     if command == "gui":
         p.add_argument("--version", action="version", version=f"posenc-gui {__version__}")
-    tab_required = command in ("render", "values")
     if command != "params":
-        p.add_argument("--tab", required=tab_required, metavar="ID", help="tab id (sine, ...)")
+        p.add_argument(
+            "--session", metavar="FILE",
+            help="start from this session file (written by File ▸ Save session or 'session')",
+        )  # fmt: skip
+        p.add_argument("--tab", metavar="ID", help="tab id (sine, ...)")
         p.add_argument(
             "--set", dest="assignments", action="append", default=[], metavar="NAME=VALUE",
             help="set a parameter (repeatable); see 'posenc-gui params --tab ID'",
         )  # fmt: skip
     else:
         p.add_argument("--tab", metavar="ID", help="only this tab")
+    if command == "gui":
+        p.add_argument(
+            "--fresh", action="store_true",
+            help="start from the defaults, not from the session of the last run",
+        )  # fmt: skip
     if command == "render":
         p.add_argument("--out", required=True, metavar="FILE.png", help="PNG file to write")
         p.add_argument("--size", default=None, metavar="WxH", help="picture size in pixels")
+    if command == "session":
+        p.add_argument("--out", required=True, metavar="FILE", help="session file to write")
+        p.add_argument("--theme", choices=("light", "dark"), help="theme (default: light)")
+        p.add_argument("--scale", metavar="S", help="scale of text and lines (default: 1)")
     return p
 
 
@@ -90,6 +115,60 @@ def check_out(text: str) -> Path:
     if path.is_dir():
         raise UsageError(f"--out is a folder, not a file: {text!r}")
     return path
+
+
+def check_session_out(text: str) -> Path:
+    """The session file to write: in an existing folder, not a folder itself."""
+    path = Path(text).expanduser()
+    if not path.parent.resolve().is_dir():
+        raise UsageError(f"--out folder does not exist: {str(path.parent)!r}")
+    if path.is_dir():
+        raise UsageError(f"--out is a folder, not a file: {text!r}")
+    return path
+
+
+def load_session(text: str) -> Session:
+    """Read and validate ``--session FILE``; :class:`UsageError` saying what is wrong."""
+    from posenc_gui.state.session import Session, SessionError
+
+    try:
+        return Session.load(Path(text).expanduser())
+    except SessionError as err:
+        raise UsageError(f"--session {text!r}: {err}") from None
+    except OSError as err:
+        raise UsageError(f"--session {text!r}: cannot read it ({err.strerror or err})") from None
+
+
+def parse_given(tab: str, assignments: Sequence[str]) -> dict[str, Value]:
+    """``["NAME=VALUE", ...]`` parsed (types checked), not yet resolved against a base."""
+    from posenc_gui.state.params import ParamError
+    from posenc_gui.state.registry import get_model
+
+    model = get_model(tab)
+    given: dict[str, Value] = {}
+    for item in assignments:
+        name, sep, text = item.partition("=")
+        if not sep or not name.strip():
+            raise ParamError(f"--set expects NAME=VALUE, got {item!r}")
+        p = model.param(name.strip())
+        given[p.name] = p.parse(text)
+    return given
+
+
+def parse_scale(text: str | None) -> float | None:
+    """``--scale``: a number in the session's range."""
+    if text is None:
+        return None
+    from posenc_gui.state.session import SCALE_RANGE
+
+    lo, hi = SCALE_RANGE
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and lo <= value <= hi):
+        raise UsageError(f"--scale must be a number from {lo} to {hi}, got {text!r}")
+    return value
 
 
 def json_ready(obj: Any) -> Any:
@@ -136,10 +215,18 @@ def run(argv: Sequence[str]) -> int:
 
     from posenc_gui.state.registry import TAB_IDS, get_model
 
-    tab = ns.tab
+    if command == "gui" and ns.fresh and ns.session:
+        raise UsageError("--fresh and --session cannot be used together")
+    session = load_session(ns.session) if ns.session else None
+    tab = ns.tab if ns.tab is not None else (session.current_tab if session else None)
+    if command in ("render", "values") and tab is None:
+        raise UsageError(f"--tab is required (or --session FILE); tabs: {', '.join(TAB_IDS)}")
+    given: dict[str, Value] = {}
     values = None
     if tab is not None:
-        values = get_model(tab).parse_assignments(ns.assignments)
+        given = parse_given(tab, ns.assignments)
+        base = session.state(tab).values() if session is not None else None
+        values = get_model(tab).resolve(given, base)
     elif ns.assignments:
         raise UsageError(f"--set needs --tab; tabs: {', '.join(TAB_IDS)}")
 
@@ -150,19 +237,44 @@ def run(argv: Sequence[str]) -> int:
         print(json.dumps(json_ready(result), ensure_ascii=False))
         return 0
 
+    if command == "session":
+        from posenc_gui.state.session import Session
+
+        out_file = check_session_out(ns.out)
+        scale = parse_scale(ns.scale)
+        written = session if session is not None else Session(tab or TAB_IDS[0])
+        if tab is not None and values is not None:
+            written.current_tab = tab
+            written.state(tab).update(values)
+        if ns.theme is not None:
+            written.theme = ns.theme
+        if scale is not None:
+            written.scale = scale
+        written.save(out_file)
+        print(f"wrote {out_file} (tab {written.current_tab})")
+        return 0
+
     if command == "render":
         assert tab is not None and values is not None
         size = parse_size(ns.size)
         out_path = check_out(ns.out)
         from posenc_gui.app import render_png
 
-        render_png(tab, values, out_path, size)
+        if session is not None:
+            from posenc_gui.widgets.style import Style
+
+            style = Style(scale=session.scale, theme=session.theme)  # type: ignore[arg-type]
+            view = session.view_states.get(tab)
+            render_png(tab, values, out_path, size, style=style, view_state=view)
+        else:
+            render_png(tab, values, out_path, size)
         print(f"wrote {out_path} ({size[0]}x{size[1]})")
         return 0
 
     from posenc_gui.app import run_gui
 
-    return run_gui(tab, values)
+    # only the values given: the window applies them on top of the session it restores
+    return run_gui(tab, given if tab is not None else None, session=session, fresh=ns.fresh)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

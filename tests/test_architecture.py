@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -77,7 +80,7 @@ def test_every_parameter_has_a_labelled_keyboard_control(tab_id: str, qtbot: obj
 
 
 def test_window_module_imports_no_torch() -> None:
-    """The window paints before torch is imported (torch costs ~2 s here)."""
+    """The window paints before torch (~2 s here) and pyqtgraph (~0.6 s) are imported."""
     mods = _modules_after(
         "import os; os.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
         "from posenc_gui.app import create_application\n"
@@ -86,3 +89,65 @@ def test_window_module_imports_no_torch() -> None:
     )
     assert "PySide6.QtWidgets" in mods
     assert "torch" not in mods
+    assert "pyqtgraph" not in mods
+
+
+# -- the house: layering and one style ------------------------------------------------------------
+PACKAGE = Path(__file__).resolve().parents[1] / "posenc_gui"
+#: Dependency direction, one way only: a module imports only its own layer or lower ones.
+RANKS = {"core": 0, "state": 1, "widgets": 2, "panels": 3, "main_window": 4, "app": 5, "cli": 6}
+
+
+def _layer(module: str) -> str | None:
+    parts = module.split(".")
+    if len(parts) < 2 or parts[0] != "posenc_gui":
+        return None
+    return parts[1] if parts[1] in RANKS else None
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found |= {f"{node.module}.{a.name}" for a in node.names}
+    return found
+
+
+def test_layers_import_one_way_only() -> None:
+    wrong = []
+    for path in PACKAGE.rglob("*.py"):
+        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+        own = _layer(".".join(rel.parts))
+        if own is None:
+            continue
+        for imported in _imports(path):
+            other = _layer(imported)
+            if other is not None and RANKS[other] > RANKS[own]:
+                wrong.append(f"{'/'.join(rel.parts)} imports {imported}")
+    assert not wrong, "imports against the layering:\n" + "\n".join(sorted(wrong))
+
+
+#: What a panel must not write: colours and sizes come from the Style, by role and kind.
+LITERALS = {
+    "hex colour": re.compile(r"['\"]#[0-9a-fA-F]{3,8}['\"]"),
+    "QColor": re.compile(r"\bQColor\("),
+    "mkPen/mkBrush": re.compile(r"\bmk(Pen|Brush)\("),
+    "point size": re.compile(r"\d+(\.\d+)?pt\b|setPointSize"),
+    "pixel width or size argument": re.compile(r"\b(width|size)=\d"),
+}
+
+
+@pytest.mark.parametrize("tab_id", TAB_IDS)
+def test_panels_hold_no_colour_or_size_literals(tab_id: str) -> None:
+    from posenc_gui.state.registry import entry
+
+    module = entry(tab_id).panel_module
+    source = (PACKAGE.parent / Path(*module.split("."))).with_suffix(".py").read_text()
+    found = [
+        f"{what}: {m.group(0)!r}" for what, rx in LITERALS.items() for m in rx.finditer(source)
+    ]
+    assert not found, f"{module} writes style literals: {found}"

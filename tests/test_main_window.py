@@ -1,4 +1,4 @@
-"""Main window: tabs from the registry, menus, messages, geometry restored."""
+"""Main window: tabs from the registry built on first show, menus, messages, geometry."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from PySide6.QtWidgets import QSpinBox
 from pytestqt.qtbot import QtBot
 
 from posenc_gui import APP_NAME
-from posenc_gui.main_window import ABOUT_HTML, MainWindow
+from posenc_gui.main_window import ABOUT_HTML, MainWindow, tab_shortcut
 from posenc_gui.state.registry import TAB_IDS, all_models
+from posenc_gui.state.session import Session
 
 
 def test_loading_page_then_tabs_from_registry(qtbot: QtBot) -> None:
@@ -16,13 +17,44 @@ def test_loading_page_then_tabs_from_registry(qtbot: QtBot) -> None:
     qtbot.addWidget(w)
     assert w.stack.currentWidget() is w.loading
     assert w.windowTitle() == APP_NAME
-    w.load_panels()
-    assert w.stack.currentWidget() is w.tabs
     titles = [w.tabs.tabText(i) for i in range(w.tabs.count())]
     assert titles == [m.title for m in all_models().values()]
-    assert list(w.panels) == list(TAB_IDS)
+    assert w.panels == {}  # nothing built (no torch) before the first paint
+    w.load_panels()
+    assert w.stack.currentWidget() is w.tabs
+    assert list(w.panels) == ["sine"]  # only the tab on screen is built
     assert w.current_tab_id() == "sine"
-    assert w.panels["sine"].state.get("dim") == 16  # type: ignore[attr-defined]
+    assert w.panels["sine"].state is w.session.state("sine")  # type: ignore[attr-defined]
+    assert w.session.state("sine").get("dim") == 16
+
+
+def test_other_tabs_are_built_when_first_shown(qtbot: QtBot) -> None:
+    w = MainWindow(initial_tab="sine")
+    qtbot.addWidget(w)
+    w.load_panels()
+    w.tabs.setCurrentIndex(TAB_IDS.index("rotation"))
+    assert set(w.panels) == {"sine", "rotation"}
+    assert w.session.current_tab == "rotation"
+    # the panel mirrors the session's state: a change made there shows in the panel
+    w.session.state("rotation").set("dim", 64)
+    assert w.panels["rotation"].state.get("dim") == 64  # type: ignore[attr-defined]
+
+
+def test_window_built_from_a_session(qtbot: QtBot) -> None:
+    session = Session("rotation")
+    session.state("rotation").set("dim", 32)
+    w = MainWindow(session=session)
+    qtbot.addWidget(w)
+    w.load_panels()
+    assert w.current_tab_id() == "rotation"
+    assert w.panels["rotation"].state.get("dim") == 32  # type: ignore[attr-defined]
+
+
+def test_tab_shortcuts_go_past_nine() -> None:
+    texts = [tab_shortcut(i).toString() for i in range(12)]
+    assert texts[:9] == [f"Ctrl+{k}" for k in range(1, 10)]
+    assert texts[9:] == ["Alt+1", "Alt+2", "Alt+3"]
+    assert len(set(texts)) == 12
 
 
 def test_menus_and_about(qtbot: QtBot) -> None:
@@ -30,16 +62,36 @@ def test_menus_and_about(qtbot: QtBot) -> None:
     qtbot.addWidget(w)
     menus = [a.text() for a in w.menuBar().actions()]
     assert menus == ["&File", "&View", "&Help"]
+    file_items = [a.text() for a in w.file_menu.actions() if a.text()]
+    assert file_items == [
+        "&Open session…", "Open &recent", "&Save session…", "&Export figure as PNG…",
+        "Export figure as S&VG…", "Export &data as CSV…", "Export data as &NumPy (.npz)…",
+        "&Copy figure", "&Quit",
+    ]  # fmt: skip
+    view_items = [a.text() for a in w.view_menu.actions() if a.text()]
+    assert view_items == [
+        "&Reset tab parameters", "Show &controls", "Zoom &in", "Zoom &out", "Reset &zoom",
+        "&Theme", "&Presentation", "&Full screen", "&Leave presentation and full screen",
+        "&Go to tab",
+    ]  # fmt: skip
+    themes = [a.text() for a in w.theme_group.actions()]
+    assert themes == ["&System", "&Light", "&Dark"] and w.theme_group.isExclusive()
     assert "Vaswani" in ABOUT_HTML and "RoFormer" in ABOUT_HTML and "0." in ABOUT_HTML
     assert w.full_screen_action.shortcuts()[0].toString() == "F11"
+    shortcuts = [a.shortcut().toString() for a in w.tab_menu.actions()]
+    assert shortcuts == [tab_shortcut(i).toString() for i in range(len(TAB_IDS))]
 
 
-def test_status_bar_reports_rejected_input(qtbot: QtBot) -> None:
+def test_status_messages_belong_to_their_tab(qtbot: QtBot) -> None:
     w = MainWindow(initial_tab="sine")
     qtbot.addWidget(w)
     w.load_panels()
     spin = w.panels["sine"].findChild(QSpinBox, "dim_spin")
     spin.setValue(5)
+    assert "dim must be an even integer" in w.statusBar().currentMessage()
+    w.tabs.setCurrentIndex(TAB_IDS.index("rotation"))
+    assert w.statusBar().currentMessage() == ""  # not about this tab
+    w.tabs.setCurrentIndex(TAB_IDS.index("sine"))
     assert "dim must be an even integer" in w.statusBar().currentMessage()
 
 
@@ -48,7 +100,29 @@ def test_reset_current_tab(qtbot: QtBot) -> None:
     qtbot.addWidget(w)
     w.load_panels()
     w.reset_current()
-    assert w.panels["sine"].state.get("amplitude") == 1.0  # type: ignore[attr-defined]
+    assert w.session.state("sine").get("amplitude") == 1.0
+
+
+def test_full_screen_off_restores_the_previous_state(qtbot: QtBot) -> None:
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    w.showMaximized()
+    qtbot.waitUntil(w.isMaximized)
+    w.full_screen_action.setChecked(True)
+    qtbot.waitUntil(w.isFullScreen)
+    w.full_screen_action.setChecked(False)
+    qtbot.waitUntil(lambda: not w.isFullScreen())
+    assert w.isMaximized()
+
+
+def test_first_window_fits_the_screen(qtbot: QtBot) -> None:
+    QSettings().remove("geometry")
+    w = MainWindow()
+    qtbot.addWidget(w)
+    avail = w.screen().availableGeometry()  # the offscreen screen is 800x800
+    assert w.width() <= avail.width() and w.height() <= avail.height()
+    assert avail.contains(w.geometry())
 
 
 def test_geometry_and_last_tab_restored(qtbot: QtBot) -> None:
@@ -64,3 +138,63 @@ def test_geometry_and_last_tab_restored(qtbot: QtBot) -> None:
     assert (w2.width(), w2.height()) == (700, 555)
     w2.load_panels()
     assert w2.current_tab_id() == TAB_IDS[-1]
+
+
+def test_loading_page_is_painted_before_torch_loads(qtbot: QtBot) -> None:
+    """On the real event loop: the first frame is the loading page, then the tab."""
+    w = MainWindow(initial_tab="sine")
+    qtbot.addWidget(w)
+    w.show()
+    w.load_panels_later()  # what `posenc-gui` does right after show()
+    qtbot.waitUntil(lambda: "sine" in w.panels, timeout=10_000)
+    assert w.painted_before_load
+    assert w.stack.currentWidget() is w.tabs
+
+
+# -- start-up: last session, --tab/--set on top, --fresh -------------------------------------------
+def test_start_restores_the_last_session_with_cli_overrides(qtbot: QtBot) -> None:
+    from posenc_gui.app import build_window
+    from posenc_gui.main_window import last_session_path
+    from posenc_gui.state import ParamError
+    from posenc_gui.widgets import style as style_mod
+
+    try:
+        w = MainWindow(session=Session("sine"))
+        qtbot.addWidget(w)
+        w.session.state("sine").update({"dim": 32, "length": 20})
+        w.session.state("rope").set("m", 7)
+        w.close()
+        assert last_session_path().is_file()
+
+        restored = build_window()
+        qtbot.addWidget(restored)
+        assert restored.session.state("sine").get("dim") == 32
+
+        # --tab/--set apply on top of the restored session (only the values given)
+        over = build_window("rope", {"n": 3})
+        qtbot.addWidget(over)
+        assert over.current_tab_id() == "rope"
+        assert over.session.state("rope").get("n") == 3
+        assert over.session.state("rope").get("m") == 7
+        assert over.session.state("sine").get("dim") == 32
+
+        # a value the restored session cannot take: refused, with a hint
+        try:
+            build_window("sine", {"position": 40})
+        except ParamError as err:
+            assert "--fresh" in str(err) and "position" in str(err)
+        else:
+            raise AssertionError("position 40 with length 20 was accepted")
+
+        fresh = build_window("sine", {"position": 40}, fresh=True)
+        qtbot.addWidget(fresh)
+        assert fresh.session.state("sine").get("dim") == all_models()["sine"].defaults()["dim"]
+        assert fresh.session.state("sine").get("position") == 40
+
+        given = Session("heatmap")
+        chosen = build_window(session=given)
+        qtbot.addWidget(chosen)
+        assert chosen.session is given and chosen.current_tab_id() == "heatmap"
+    finally:
+        last_session_path().unlink(missing_ok=True)
+        style_mod.hub().set_style(style_mod.Style())

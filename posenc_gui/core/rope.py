@@ -16,6 +16,7 @@ Conventions (GUIDE §4)
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 import torch
@@ -26,6 +27,7 @@ from ._validate import (
     check_base,
     check_choice,
     check_even_dim,
+    check_int,
     check_positive_int,
     to_float64_vector,
 )
@@ -37,11 +39,19 @@ __all__ = [
     "RotaryEmbedding",
     "apply_rope",
     "layout_permutation",
+    "minmax_bins",
+    "nice_ceil",
+    "rope_abel_sums",
     "rope_angles",
+    "rope_bound_coefficient",
+    "rope_complex_pairs",
     "rope_decay_bound",
     "rope_matrix",
     "rope_pair_scores",
+    "rope_score_bound",
     "rope_score_by_offset",
+    "rope_score_range",
+    "rope_score_toeplitz",
     "rope_scores",
 ]
 
@@ -462,3 +472,244 @@ class RotaryEmbedding(nn.Module):
             f"dim={self.dim}, base={self.base:g}, layout={self.layout!r}, "
             f"cached_positions={self.cached_positions}"
         )
+
+
+# -- one query/key pair: complex pairs, the eq. (37) bound, scores over integer ranges ----------
+
+
+def rope_complex_pairs(x: RealVector, layout: RopeLayout = "interleaved") -> Tensor:
+    """The ``d/2`` pairs of a vector as complex numbers ``x_a + i·x_b``, in pair order.
+
+    ``layout="interleaved"``: ``(a, b) = (2i, 2i+1)``; ``"half"``: ``(a, b) = (i, i + d/2)``.
+    Rotating pair ``i`` by ``φ`` (RoPE) is multiplying entry ``i`` by ``e^{iφ}``.
+
+    Args:
+        x: real vector of shape ``(dim,)``, ``dim`` even >= 2.
+        layout: ``"interleaved"`` or ``"half"``.
+
+    Returns:
+        complex128 tensor of shape ``(dim // 2,)``.
+    """
+    v = _check_vector(x, "x")
+    layout_s = _check_layout(layout)
+    half = v.shape[0] // 2
+    if layout_s == "interleaved":
+        return torch.complex(v[0::2], v[1::2])
+    return torch.complex(v[:half], v[half:])
+
+
+def rope_bound_coefficient(
+    q: RealVector, k: RealVector, *, layout: RopeLayout = "interleaved"
+) -> float:
+    """RoFormer eq. (37) coefficient ``max_i |h_{i+1} − h_i|`` (``i = 0 … d/2 − 1``).
+
+    ``h_i = q_i·conj(k_i)`` with the complex pairs of ``layout`` (:func:`rope_complex_pairs`)
+    and ``h_{d/2} = 0``, so the last difference is ``|h_{d/2−1}|``.
+
+    Args:
+        q: query vector of shape ``(dim,)``.
+        k: key vector of shape ``(dim,)`` (same ``dim``).
+        layout: ``"interleaved"`` or ``"half"``.
+
+    Returns:
+        the coefficient, a float >= 0.
+    """
+    qc, kc = rope_complex_pairs(q, layout), rope_complex_pairs(k, layout)
+    if qc.shape != kc.shape:
+        raise ValueError(
+            f"q and k must have the same length, got {2 * qc.shape[0]} and {2 * kc.shape[0]}"
+        )
+    h = qc * torch.conj(kc)
+    h_ext = torch.cat((h, torch.zeros(1, dtype=h.dtype)))
+    return float(torch.abs(h_ext[1:] - h_ext[:-1]).max())
+
+
+def _unit_phases(count: int, theta: Tensor) -> Tensor:
+    """``e^{i t θ_l}`` for ``t = 0 … count−1``: complex128 of shape ``(count, d/2)``."""
+    t = torch.arange(count, dtype=torch.float64)
+    return torch.polar(torch.ones(count, theta.shape[0], dtype=torch.float64), t[:, None] * theta)
+
+
+def _check_range(start: object, count: object) -> tuple[int, int]:
+    s = check_int(start, "start")
+    c = check_int(count, "count")
+    if c < 0:
+        raise ValueError(f"count must be an integer >= 0, got {c}")
+    return s, c
+
+
+def rope_abel_sums(
+    start: int, count: int, dim: int, base: float = 10000.0, *, chunk: int = 512
+) -> Tensor:
+    """``A(r) = Σ_{j=1}^{d/2} |S_j(r)|``, ``S_j(r) = Σ_{l<j} e^{i r θ_l}``, at integer distances.
+
+    The factor of RoFormer eq. (37) that depends on the distance only:
+    ``|score(r)| <= max_i |h_{i+1} − h_i| · A(r)`` (see :func:`rope_score_bound`);
+    ``A(r) = (d/2) · rope_decay_bound([r])``, ``A(0) = (d/2)(d/2 + 1)/2`` and ``A(−r) = A(r)``.
+
+    Computed for ``r = start … start+count−1`` in blocks of ``chunk`` distances without
+    evaluating a cosine per (distance, pair): ``e^{i(r₀+t)θ} = e^{ir₀θ}·e^{itθ}`` with one table
+    ``e^{itθ}`` (``t < chunk``), so memory stays ``O(chunk · d/2)`` however long the range.
+
+    Args:
+        start: first distance (an integer).
+        count: number of consecutive distances, >= 0.
+        dim: head dimension, an even integer >= 2.
+        base: frequency base, a finite number > 1.
+        chunk: distances per block, >= 1.
+
+    Returns:
+        float64 tensor of shape ``(count,)``.
+    """
+    s, c = _check_range(start, count)
+    size = check_positive_int(chunk, "chunk")
+    theta = inverse_frequencies(dim, base)
+    out = torch.empty(c, dtype=torch.float64)
+    table = _unit_phases(min(size, max(c, 1)), theta)
+    ones = torch.ones_like(theta)
+    for lo in range(0, c, size):
+        n = min(size, c - lo)
+        rot = torch.polar(ones, float(s + lo) * theta)
+        partial = torch.cumsum(table[:n] * rot, dim=-1)
+        out[lo : lo + n] = partial.abs().sum(dim=-1)
+    return out
+
+
+def rope_score_bound(
+    q: RealVector,
+    k: RealVector,
+    start: int,
+    count: int,
+    *,
+    base: float = 10000.0,
+    layout: RopeLayout = "interleaved",
+) -> Tensor:
+    """RoFormer eq. (37) bound on ``|score(r)|`` for ``r = start … start+count−1``.
+
+    ``bound(r) = max_i |h_{i+1} − h_i| · Σ_{j=1}^{d/2} |S_j(r)|`` =
+    :func:`rope_bound_coefficient` · :func:`rope_abel_sums` (= ``coefficient · (d/2) ·``
+    :func:`rope_decay_bound`). Holds for every ``r``: ``|rope_score_by_offset(q, k, [r])| <=
+    bound(r)``.
+
+    Returns:
+        float64 tensor of shape ``(count,)``.
+    """
+    coeff = rope_bound_coefficient(q, k, layout=layout)
+    dim = _check_vector(q, "q").shape[0]
+    return coeff * rope_abel_sums(start, count, dim, base)
+
+
+def rope_score_range(
+    q: RealVector,
+    k: RealVector,
+    start: int,
+    count: int,
+    *,
+    base: float = 10000.0,
+    layout: RopeLayout = "interleaved",
+    chunk: int = 512,
+) -> Tensor:
+    """``score(r) = <R_m q, R_n k>`` at every integer ``r = m − n = start … start+count−1``.
+
+    Equal to :func:`rope_score_by_offset` on ``arange(start, start + count)`` but computed as
+    ``score(r₀ + t) = Re Σ_i (h_i e^{i r₀ θ_i}) e^{i t θ_i}`` (``h_i = q_i·conj(k_i)``): one
+    table ``e^{itθ}`` for ``t < chunk`` and one matrix product for all blocks, so a range of
+    200,001 distances at d = 512 costs a few milliseconds and ``O(count + chunk·d/2)`` memory.
+
+    Args:
+        q: query vector of shape ``(dim,)``.
+        k: key vector of shape ``(dim,)``.
+        start: first distance (an integer, may be negative).
+        count: number of consecutive distances, >= 0.
+        base: frequency base, a finite number > 1.
+        layout: ``"interleaved"`` or ``"half"``.
+        chunk: distances per block, >= 1.
+
+    Returns:
+        float64 tensor of shape ``(count,)``.
+    """
+    s, c = _check_range(start, count)
+    size = check_positive_int(chunk, "chunk")
+    qc, kc = rope_complex_pairs(q, layout), rope_complex_pairs(k, layout)
+    if qc.shape != kc.shape:
+        raise ValueError(
+            f"q and k must have the same length, got {2 * qc.shape[0]} and {2 * kc.shape[0]}"
+        )
+    if c == 0:
+        return torch.zeros(0, dtype=torch.float64)
+    theta = inverse_frequencies(2 * qc.shape[0], base)
+    h = qc * torch.conj(kc)
+    size = min(size, c)
+    blocks = -(-c // size)
+    starts = s + size * torch.arange(blocks, dtype=torch.float64)
+    a0 = starts[:, None] * theta[None, :]
+    c0, s0 = torch.cos(a0), torch.sin(a0)
+    g_re = h.real * c0 - h.imag * s0  # g = h·e^{i r₀ θ}: (blocks, d/2)
+    g_im = h.real * s0 + h.imag * c0
+    t = torch.arange(size, dtype=torch.float64)[:, None] * theta[None, :]
+    # Re(g·e^{itθ}) = g_re·cos tθ − g_im·sin tθ: two real matrix products (blocks, size)
+    out = g_re @ torch.cos(t).T - g_im @ torch.sin(t).T
+    return out.reshape(-1)[:c].contiguous()
+
+
+def rope_score_toeplitz(row: RealVector, size: int) -> Tensor:
+    """The score matrix of a window from one row of scores: ``S[a, b] = row[a − b + size − 1]``.
+
+    ``row`` holds the scores at the ``2·size − 1`` distances ``d₀ − size + 1 … d₀ + size − 1``
+    where ``d₀ = m₀ − n₀`` (first query minus first key position); the result is
+    ``S[a, b] = score((m₀ + a) − (n₀ + b))`` — constant along diagonals (Toeplitz), because a
+    RoPE score depends on ``m − n`` only.
+
+    Args:
+        row: 1-D tensor or sequence of ``2·size − 1`` scores.
+        size: side of the window, >= 1.
+
+    Returns:
+        float64 tensor of shape ``(size, size)``.
+    """
+    n = check_positive_int(size, "size")
+    r = to_float64_vector(row, "row")
+    if r.shape[0] != 2 * n - 1:
+        raise ValueError(f"row must have 2·size − 1 = {2 * n - 1} entries, got {r.shape[0]}")
+    a = torch.arange(n)
+    return r[a[:, None] - a[None, :] + n - 1]
+
+
+def minmax_bins(values: RealVector, group: int) -> tuple[Tensor, Tensor]:
+    """Minimum and maximum of each run of ``group`` consecutive values (the last may be shorter).
+
+    A per-pixel envelope: with ``group`` samples per pixel column, drawing ``[min, max]`` per
+    column shows every peak and trough that point sampling would miss.
+
+    Args:
+        values: 1-D tensor or sequence of ``N >= 1`` real values.
+        group: values per bin, >= 1.
+
+    Returns:
+        ``(mins, maxs)``, float64 tensors of shape ``(ceil(N / group),)``.
+    """
+    g = check_positive_int(group, "group")
+    v = to_float64_vector(values, "values", allow_empty=False)
+    bins = -(-v.shape[0] // g)
+    pad = bins * g - v.shape[0]
+    if pad:
+        v = torch.cat((v, v[-1:].expand(pad)))
+    blocks = v.reshape(bins, g)
+    return blocks.amin(dim=1), blocks.amax(dim=1)
+
+
+def nice_ceil(x: float) -> float:
+    """Smallest "nice" number ``c·10^k >= x`` with ``c`` in 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8.
+
+    Used for colour-bar levels that read well. Returns 1 for ``x <= 0``.
+    """
+    if not math.isfinite(x):
+        raise ValueError(f"x must be finite, got {x!r}")
+    if x <= 0:
+        return 1.0
+    e = math.floor(math.log10(x))
+    for c in (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0):
+        v = c * 10.0**e
+        if x <= v * (1 + 1e-12):
+            return v
+    return 10.0 ** (e + 1)

@@ -16,6 +16,7 @@ Conventions (GUIDE §4)
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Literal
 
 import torch
@@ -40,7 +41,11 @@ __all__ = [
     "inverse_frequencies",
     "learned_encoding",
     "naive_encoding",
+    "sin_cos_means",
     "sinusoidal_at",
+    "sinusoidal_column_envelope",
+    "sinusoidal_column_means",
+    "sinusoidal_column_role",
     "sinusoidal_dot_by_offset",
     "sinusoidal_encoding",
     "wavelengths",
@@ -140,8 +145,10 @@ def sinusoidal_at(
     on screen pixels.
 
     Args:
-        positions: 1-D tensor or sequence of ``N`` real positions (converted to float64; pass
-            float64 or integer values to keep large positions exact).
+        positions: 1-D tensor or sequence of ``N`` real positions, converted to float64 (pass
+            float64 or integer values: a float32 position loses digits past ~10⁷). The angles
+            ``p·ω_i`` are float64 products, so they carry ~16 significant digits: an absolute
+            error of ~p·1e-16 rad, about 1e-9 rad at p = 10⁷ — fine for plots, not exact.
         dim: encoding dimension, an even integer >= 2.
         base: frequency base, a finite number > 1.
         layout: ``"interleaved"`` or ``"concat"``.
@@ -155,6 +162,221 @@ def sinusoidal_at(
     base = check_base(base)
     layout_s = check_choice(layout, "layout", SINUSOIDAL_LAYOUTS)
     return _table_from_positions(pos, dim, base, layout_s, dtype)
+
+
+def sinusoidal_columns(
+    positions: RealVector,
+    columns: Sequence[int] | Tensor,
+    dim: int,
+    base: float = 10000.0,
+    *,
+    layout: SinusoidalLayout = "interleaved",
+    dtype: torch.dtype = torch.float64,
+) -> Tensor:
+    """``PE[positions][:, columns]``, computing only the requested entries.
+
+    Equal to ``sinusoidal_at(positions, dim, base, layout=layout)[:, columns]`` but costs
+    ``N × len(columns)`` sines and cosines instead of ``N × dim`` (a plot of the first few
+    dimensions of a 4096-dimensional encoding computes those few). Angles are float64
+    products with ~16 significant digits: an absolute error of ~p·1e-16 rad (about 1e-9 rad
+    at position 10⁷, more beyond).
+
+    Args:
+        positions: ``N`` real positions (fractional ones give smooth curves).
+        columns: ``C`` column indices in ``[0, dim)``.
+        dim, base, layout: as in :func:`sinusoidal_encoding`.
+        dtype: dtype of the result.
+
+    Returns:
+        tensor of shape ``(N, C)``.
+    """
+    pos = to_float64_vector(positions, "positions")
+    dim = check_even_dim(dim)
+    base = check_base(base)
+    layout_s = check_choice(layout, "layout", SINUSOIDAL_LAYOUTS)
+    cols = torch.as_tensor(columns, dtype=torch.int64).reshape(-1)
+    if cols.numel() and (int(cols.min()) < 0 or int(cols.max()) >= dim):
+        raise ValueError(f"columns must be in [0, {dim}), got {cols.tolist()[:8]}")
+    omega = inverse_frequencies(dim, base)
+    half = dim // 2
+    if layout_s == "interleaved":
+        pair, is_sin = cols // 2, cols % 2 == 0
+    else:
+        pair, is_sin = cols % half, cols < half
+    angles = pos[:, None] * omega[pair][None, :]
+    out = torch.where(is_sin[None, :], torch.sin(angles), torch.cos(angles))
+    return out.to(dtype)
+
+
+def sinusoidal_column_role(dim: int, layout: str, column: int) -> tuple[int, bool, int]:
+    """Which frequency a column of the table holds: ``(pair i, is_sin, partner column)``.
+
+    ``layout="interleaved"``: column ``2i`` = ``sin(p·ω_i)``, ``2i+1`` = ``cos(p·ω_i)``, the
+    partner of ``j`` is ``j XOR 1``. ``layout="concat"``: column ``i < d/2`` = ``sin(p·ω_i)``,
+    ``d/2 + i`` = ``cos(p·ω_i)``, the partner of ``j`` is ``j ± d/2``.
+    """
+    dim = check_even_dim(dim)
+    layout_s = check_choice(layout, "layout", SINUSOIDAL_LAYOUTS)
+    column = check_int(column, "column")
+    if not 0 <= column < dim:
+        raise ValueError(f"column must be in [0, {dim}), got {column}")
+    half = dim // 2
+    if layout_s == "interleaved":
+        return column // 2, column % 2 == 0, column ^ 1
+    if column < half:
+        return column, True, column + half
+    return column - half, False, column - half
+
+
+def sinusoidal_column_envelope(
+    edges: RealVector,
+    column: int,
+    dim: int,
+    base: float = 10000.0,
+    *,
+    layout: SinusoidalLayout = "interleaved",
+) -> tuple[Tensor, Tensor]:
+    """Exact minimum and maximum of column ``column`` of the table over position intervals.
+
+    The column is the continuous curve ``x ↦ sin(x·ω_i)`` (or ``cos``) of the real position
+    ``x``. Over ``[edges[k], edges[k+1]]`` it reaches ``+1`` exactly when the angle interval
+    contains a crest (``x·ω_i + φ = π/2 + 2πm``, ``φ = 0`` for sin, ``π/2`` for cos), ``−1``
+    when it contains a trough; otherwise its extremes are at the interval ends. Drawing this band
+    shows a curve that oscillates faster than the pixels without aliasing.
+
+    Args:
+        edges: ``n + 1`` increasing real positions delimiting ``n`` intervals.
+        column: column index in ``[0, dim)``.
+        dim, base, layout: as in :func:`sinusoidal_encoding`.
+
+    Returns:
+        ``(lo, hi)``, float64 tensors of shape ``(n,)``.
+    """
+    e = to_float64_vector(edges, "edges")
+    pair, is_sin, _ = sinusoidal_column_role(dim, layout, column)
+    omega = float(inverse_frequencies(dim, base)[pair])
+    angles = e * omega
+    phi = 0.0 if is_sin else math.pi / 2
+    ends = torch.sin(angles) if is_sin else torch.cos(angles)
+    a, b = angles[:-1], angles[1:]
+    tau = 2.0 * math.pi
+    crest = math.pi / 2 - phi
+    trough = crest + math.pi
+    has_crest = torch.floor((b - crest) / tau) >= torch.ceil((a - crest) / tau)
+    has_trough = torch.floor((b - trough) / tau) >= torch.ceil((a - trough) / tau)
+    one = torch.ones((), dtype=torch.float64)
+    hi = torch.where(has_crest, one, torch.maximum(ends[:-1], ends[1:]))
+    lo = torch.where(has_trough, -one, torch.minimum(ends[:-1], ends[1:]))
+    return lo, hi
+
+
+def sin_cos_means(first: RealVector, last: RealVector, omega: RealVector) -> tuple[Tensor, Tensor]:
+    """Exact means of ``sin(p·ω)`` and ``cos(p·ω)`` over the integers ``p = a … b``.
+
+    Closed form (Dirichlet kernel), with ``n = b − a + 1`` terms:
+    ``Σ_{p=a}^{b} sin(pω) = sin((a+b)ω/2) · sin(nω/2) / sin(ω/2)`` and the same with ``cos`` in
+    the first factor. ``ω`` is first reduced modulo ``2π`` to ``(−π, π]`` (integer ``p``: the
+    terms do not change), so ``sin(ω/2)`` vanishes only at ``ω ≡ 0``, where every term is
+    ``sin(0)``/``cos(0)``-like and the ratio's limit ``n`` is used.
+
+    Args:
+        first, last: ``K`` integer-valued bounds ``a_k ≤ b_k`` (inclusive), e.g. the positions
+            one pixel covers.
+        omega: ``W`` angular frequencies.
+
+    Returns:
+        ``(mean_sin, mean_cos)``, float64 tensors of shape ``(K, W)``. With ``a = b`` they are
+        ``sin(aω)`` and ``cos(aω)``.
+    """
+    a = to_float64_vector(first, "first")
+    b = to_float64_vector(last, "last")
+    w = to_float64_vector(omega, "omega")
+    if a.shape != b.shape:
+        raise ValueError(
+            f"first and last must have the same length, got {a.shape[0]}, {b.shape[0]}"
+        )
+    n = b - a + 1.0
+    if n.numel() and float(n.min()) < 1.0:
+        raise ValueError("last must be >= first for every interval")
+    tau = 2.0 * math.pi
+    w = torch.where(w.abs() > math.pi, w - tau * torch.round(w / tau), w)
+    mid = (a + b)[:, None] * (w[None, :] / 2.0)
+    ratio = _dirichlet_ratio(n, w)
+    return torch.sin(mid) * ratio, torch.cos(mid) * ratio
+
+
+def _dirichlet_ratio(n: Tensor, omega: Tensor) -> Tensor:
+    """``sin(nω/2) / (n·sin(ω/2))`` of shape ``(K, W)`` for ``ω`` in ``[−π, π]`` (``1`` at 0).
+
+    ``n`` usually takes one or two distinct values (pixels of equal width): the ratio is
+    computed once per distinct ``n``.
+    """
+    half = omega / 2.0
+    s = torch.sin(half)
+    uniq, inverse = torch.unique(n, return_inverse=True)
+    num = torch.sin(uniq[:, None] * half[None, :])
+    den = uniq[:, None] * s[None, :]
+    zero = s[None, :] == 0.0
+    ratio = torch.where(zero, torch.ones_like(num), num / torch.where(zero, 1.0, den))
+    return ratio[inverse]
+
+
+def sinusoidal_column_means(
+    first: RealVector,
+    last: RealVector,
+    columns: Sequence[int] | Tensor,
+    dim: int,
+    base: float = 10000.0,
+    *,
+    layout: SinusoidalLayout = "interleaved",
+) -> Tensor:
+    """Mean of ``PE[p, c]`` over the integer positions ``p = first[k] … last[k]`` (inclusive).
+
+    The aggregate of the table that a pixel covering several positions should show (instead of
+    one sampled position, which aliases into moiré patterns once a column oscillates faster than
+    the pixels). Exact, via :func:`sin_cos_means`; costs about one sine per ``(k, c)`` whatever
+    the number of positions averaged. Columns whose wavelength is much shorter than the interval
+    average to about ``0``; with ``first == last`` the result is the table itself.
+
+    Args:
+        first, last: ``K`` integer-valued positions with ``first[k] <= last[k]``.
+        columns: ``C`` column indices in ``[0, dim)``.
+        dim, base, layout: as in :func:`sinusoidal_encoding`.
+
+    Returns:
+        float64 tensor of shape ``(K, C)``.
+    """
+    a = to_float64_vector(first, "first")
+    b = to_float64_vector(last, "last")
+    if a.shape != b.shape:
+        raise ValueError(
+            f"first and last must have the same length, got {a.shape[0]}, {b.shape[0]}"
+        )
+    dim = check_even_dim(dim)
+    base = check_base(base)
+    layout_s = check_choice(layout, "layout", SINUSOIDAL_LAYOUTS)
+    cols = torch.as_tensor(columns, dtype=torch.int64).reshape(-1)
+    if cols.numel() and (int(cols.min()) < 0 or int(cols.max()) >= dim):
+        raise ValueError(f"columns must be in [0, {dim}), got {cols.tolist()[:8]}")
+    n = b - a + 1.0
+    if n.numel() and float(n.min()) < 1.0:
+        raise ValueError("last must be >= first for every interval")
+    half = dim // 2
+    if layout_s == "interleaved":
+        pair, is_sin = cols // 2, cols % 2 == 0
+    else:
+        pair, is_sin = cols % half, cols < half
+    omega = inverse_frequencies(dim, base)[pair]  # in (0, 1]: no reduction modulo 2π needed
+    ratio = _dirichlet_ratio(n, omega)
+    mid = (a + b)[:, None] / 2.0
+    out = torch.empty((a.shape[0], cols.shape[0]), dtype=torch.float64)
+    sin_idx = torch.nonzero(is_sin).reshape(-1)
+    cos_idx = torch.nonzero(~is_sin).reshape(-1)
+    if sin_idx.numel():
+        out[:, sin_idx] = torch.sin(mid * omega[sin_idx][None, :])
+    if cos_idx.numel():
+        out[:, cos_idx] = torch.cos(mid * omega[cos_idx][None, :])
+    return out * ratio
 
 
 def sinusoidal_dot_by_offset(offsets: RealVector, dim: int, base: float = 10000.0) -> Tensor:

@@ -1,24 +1,168 @@
-"""The panel base class: one tab = one state + controls + plots built once and refreshed.
+"""The panel base class: one tab = one state, a column of controls, and a set of views.
 
-A subclass sets ``model`` (its Qt-free :class:`TabModel`), builds its widgets and plot items
-in :meth:`Panel.build` and pushes new arrays into them in :meth:`Panel.refresh`.
+A subclass sets ``model`` (its Qt-free :class:`TabModel`) and, in :meth:`Panel.build`,
+declares its derived quantities (:meth:`Panel.derive`) and views (:meth:`Panel.view`), places
+them (:meth:`Panel.place`) and builds its controls (:meth:`Panel.controls`). The model's
+read-out groups are derived quantities already, under their group names.
 
-Refreshes are coalesced: every state change only arms a zero-delay single-shot timer, so a
-slider that emits faster than frames are painted causes one refresh with the latest values,
-never a queue of stale ones.
+After a state change only the views whose inputs changed are refreshed, once per event-loop turn
+whatever the number of changes (the application's :class:`RefreshScheduler` coalesces them:
+the latest value wins, stale work never queues). A style change re-styles every item built
+through :mod:`posenc_gui.widgets.styled` and refreshes every view (formulas carry colours).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QWidget
+import pyqtgraph as pg
+import shiboken6
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QScrollArea,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
-from posenc_gui.state import ParamState, TabModel
+from posenc_gui.state import ParamError, ParamState, TabModel
+from posenc_gui.widgets import style as style_mod
 from posenc_gui.widgets.controls import ControlGroup
-from posenc_gui.widgets.plots import configure
+from posenc_gui.widgets.style import Style, StyleBook
+from posenc_gui.widgets.styled import configure, move_line
+from posenc_gui.widgets.views import Context, Series, View, ViewSet
+
+#: The side column never gets narrower than this (pixels at scale 1) while shown.
+SIDE_MIN_WIDTH = 330
+SIDE_WIDTH = 440
+#: Below this width (pixels at scale 1) the plot grid becomes a single scrolling column.
+REFLOW_WIDTH = 760
+
+
+class RefreshScheduler(QObject):
+    """Runs the pending refreshes of all panels once per event-loop turn (zero-delay timer)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._panels: list[Panel] = []
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.run)
+
+    def request(self, panel: Panel) -> None:
+        """Refresh ``panel`` on the next turn of the event loop (once, however often asked)."""
+        if panel not in self._panels:
+            self._panels.append(panel)
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def cancel(self, panel: Panel) -> None:
+        """Forget ``panel`` (it refreshed itself, or is being destroyed)."""
+        if panel in self._panels:
+            self._panels.remove(panel)
+
+    def is_pending(self, panel: Panel) -> bool:
+        """Whether ``panel`` waits for a refresh."""
+        return panel in self._panels
+
+    def run(self) -> None:
+        """Refresh every waiting panel now."""
+        panels, self._panels = self._panels, []
+        for panel in panels:
+            if shiboken6.isValid(panel):
+                panel.flush()
+
+
+_scheduler: RefreshScheduler | None = None
+
+
+def scheduler() -> RefreshScheduler:
+    """The application's refresh scheduler (created on first use)."""
+    global _scheduler
+    if _scheduler is None or not shiboken6.isValid(_scheduler):
+        _scheduler = RefreshScheduler()
+    return _scheduler
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Where a widget goes in the wide plot grid (row, column, spans); ``stretch`` in a row."""
+
+    widget: QWidget
+    row: int
+    col: int
+    rowspan: int = 1
+    colspan: int = 1
+
+
+class ReflowGrid(QWidget):
+    """The plot area: a grid when wide, one scrolling column (in cell order) when narrow."""
+
+    def __init__(
+        self,
+        cells: Sequence[Cell],
+        row_stretch: Mapping[int, int],
+        col_stretch: Mapping[int, int],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("plot_grid")
+        self.cells = list(cells)
+        self.row_stretch = dict(row_stretch)
+        self.col_stretch = dict(col_stretch)
+        self.narrow: bool | None = None
+        self.grid = QGridLayout(self)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        self.scale = 1.0
+        self.set_narrow(False)
+
+    def set_narrow(self, narrow: bool) -> None:
+        """Lay the cells out as a grid (``False``) or a single column (``True``)."""
+        if narrow == self.narrow:
+            return
+        self.narrow = narrow
+        for c in self.cells:
+            self.grid.removeWidget(c.widget)
+        for r in range(self.grid.rowCount()):
+            self.grid.setRowStretch(r, 0)
+        for k in range(self.grid.columnCount()):
+            self.grid.setColumnStretch(k, 0)
+        if narrow:
+            for r, c in enumerate(self.cells):
+                self.grid.addWidget(c.widget, r, 0)
+                self.grid.setRowStretch(r, 1 if isinstance(c.widget, pg.PlotWidget) else 0)
+            self.grid.setColumnStretch(0, 1)
+        else:
+            for c in self.cells:
+                self.grid.addWidget(c.widget, c.row, c.col, c.rowspan, c.colspan)
+            for r, s in self.row_stretch.items():
+                self.grid.setRowStretch(r, s)
+            for k, s in self.col_stretch.items():
+                self.grid.setColumnStretch(k, s)
+
+
+class PlotScroll(QScrollArea):
+    """Scrolls the plot grid when the window is smaller than the plots' legible minimum."""
+
+    def __init__(self, grid: ReflowGrid, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("plot_scroll")
+        self.grid = grid
+        self.setWidget(grid)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self.grid.set_narrow(event.size().width() < REFLOW_WIDTH * self.grid.scale)
+        super().resizeEvent(event)
 
 
 class Panel(QWidget):
@@ -27,31 +171,58 @@ class Panel(QWidget):
     model: ClassVar[type[TabModel]]
     message = Signal(str)
 
-    def __init__(self, state: ParamState | None = None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        state: ParamState | None = None,
+        parent: QWidget | None = None,
+        *,
+        style_hub: style_mod.StyleHub | None = None,
+    ) -> None:
         super().__init__(parent)
         configure()
         self.setObjectName(f"panel_{self.model.id}")
         self.state = state if state is not None else ParamState(self.model)
+        self.hub = style_hub or style_mod.hub()
+        self.book = StyleBook(self.hub.style)
+        self.scheduler = scheduler()
+        self.viewset = ViewSet(p.name for p in self.model.params)
+        for g in self.model.groups:
+            self.viewset.add_derived(g.name, g.inputs, _group_compute(g))
+        #: Number of flushes (each refreshes the views whose inputs changed).
         self.refresh_count = 0
-        #: Wall time of the last refresh (seconds), for the benchmark harness and the status bar.
+        #: Wall time of the last flush (seconds), for the benchmark harness.
         self.last_refresh_seconds = 0.0
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self.refresh_now)
+        self._dirty: set[str] = set()
+        self._all_dirty = True
+        self._stale: set[str] = set()  # views to re-run whatever changed
+        self._running: int | None = None  # index of the view refreshing now, during a flush
+        self._raised: list[tuple[int, tuple[str, ...]]] = []
+        self.side_scroll: QScrollArea | None = None
+        self.plot_grid: ReflowGrid | None = None
         self.build()
         self.state.changed.connect(self._on_state_changed)
-        self.destroyed.connect(self._disconnect_state)
-        self.refresh_now()
+        self.hub.changed.connect(self._on_style_changed)
+        self.destroyed.connect(self._disconnect)
+        self.refresh_all()
 
-    # -- subclass API -----------------------------------------------------------------------
+    # -- subclass API -------------------------------------------------------------------------
     def build(self) -> None:
-        """Create widgets and plot items once."""
+        """Declare derived quantities and views, build controls and place everything."""
         raise NotImplementedError
 
-    def refresh(self) -> None:
-        """Push the current state into the plots and labels."""
-        raise NotImplementedError
+    def derive(self, name: str, inputs: Iterable[str], compute: Callable[[Context], Any]) -> None:
+        """Declare a quantity several views use, recomputed only when ``inputs`` change."""
+        self.viewset.add_derived(name, inputs, compute)
+
+    def view(
+        self, name: str, widget: object, inputs: Iterable[str], refresh: Callable[[Context], None]
+    ) -> View:
+        """Declare a view: ``refresh(ctx)`` runs when one of ``inputs`` changed.
+
+        ``inputs`` are parameter names, derived names (incl. the model's read-out groups) and
+        event names (see :meth:`invalidate`).
+        """
+        return self.viewset.add_view(View(name, widget, inputs, refresh))
 
     def controls(self, title: str, *names: str) -> ControlGroup:
         """A group of bound controls for ``names``; rejected input goes to :attr:`message`."""
@@ -59,26 +230,167 @@ class Panel(QWidget):
         group.add_all(*names)
         return group
 
+    def place(
+        self,
+        side: Sequence[QWidget],
+        cells: Sequence[Cell],
+        *,
+        row_stretch: Mapping[int, int] | None = None,
+        col_stretch: Mapping[int, int] | None = None,
+    ) -> None:
+        """Lay the panel out: a scrolling, collapsible side column and the reflowing plot grid."""
+        column = QWidget(self)
+        column.setObjectName("side_column")
+        lay = QVBoxLayout(column)
+        for w in side:
+            lay.addWidget(w)
+        lay.addStretch(1)
+        self.side_scroll = QScrollArea(self)
+        self.side_scroll.setObjectName(f"{self.model.id}_side_scroll")
+        self.side_scroll.setWidget(column)
+        self.side_scroll.setWidgetResizable(True)
+        self.side_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.side_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.plot_grid = ReflowGrid(cells, row_stretch or {}, col_stretch or {}, self)
+        plots = PlotScroll(self.plot_grid, self)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.setObjectName("panel_splitter")
+        self.splitter.addWidget(self.side_scroll)
+        self.splitter.addWidget(plots)
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setCollapsible(1, False)
+        root = QHBoxLayout(self)
+        root.setContentsMargins(4, 4, 4, 4)
+        root.addWidget(self.splitter)
+        self.book.add(self._apply_layout_style)
+
+    def _apply_layout_style(self, st: Style) -> None:
+        if self.side_scroll is not None:
+            self.side_scroll.setMinimumWidth(int(SIDE_MIN_WIDTH * st.scale))
+            self.splitter.setSizes([int(SIDE_WIDTH * st.scale), 10_000])
+        if self.plot_grid is not None:
+            self.plot_grid.scale = st.scale
+
+    def set_controls_visible(self, visible: bool) -> None:
+        """Show or hide the side column (the plots take the room)."""
+        if self.side_scroll is not None:
+            self.side_scroll.setVisible(visible)
+
+    def bind_drag(
+        self, line: pg.InfiniteLine, apply: Callable[[float], None], shown: Callable[[], float]
+    ) -> None:
+        """A draggable line drives the state through ``apply(position)``.
+
+        When the drag ends (or the state refuses or clamps the value) the line snaps back to
+        ``shown()``, the position that the state really holds.
+        """
+
+        def moved() -> None:
+            try:
+                apply(float(line.value()))
+            except ParamError as err:
+                self.message.emit(str(err))
+
+        line.sigPositionChanged.connect(moved)
+        line.sigPositionChangeFinished.connect(lambda *_: move_line(line, shown()))
+
     def readouts(self) -> dict[str, Any]:
         """The numbers this tab shows (what ``posenc-gui values`` prints)."""
         return self.state.readouts()
 
-    # -- refresh scheduling -----------------------------------------------------------------
+    @property
+    def views(self) -> dict[str, View]:
+        """The panel's views by name, in declaration order."""
+        return self.viewset.views
+
+    def data(self) -> dict[str, dict[str, Series]]:
+        """Every view's arrays: ``{view: {name: Series}}`` (after any pending refresh)."""
+        self.refresh_now()
+        return {name: v.data() for name, v in self.views.items()}
+
+    def view_state(self) -> dict[str, Any]:
+        """What the user changed in the views themselves (zoom...), JSON-ready. Default: none."""
+        return {}
+
+    def restore_view_state(self, state: Mapping[str, Any]) -> None:
+        """Apply a :meth:`view_state` (from a session); unknown keys are ignored."""
+
+    # -- refresh scheduling ---------------------------------------------------------------------
+    def invalidate(self, *events: str) -> None:
+        """Mark the views that declare any of ``events`` (or parameters) for the next refresh.
+
+        An event a view raises while it refreshes (say, it set its plot's range) is noted instead:
+        views later in the same flush see it already, so only those that ran before it are
+        refreshed again — a view is never refreshed twice for its own change.
+        """
+        if self._running is not None:
+            self._raised.append((self._running, events))
+            return
+        self._dirty.update(events)
+        self.scheduler.request(self)
+
     def _on_state_changed(self, name: str, value: object) -> None:
-        if not self._timer.isActive():
-            self._timer.start()
+        self.invalidate(name)
 
-    def _disconnect_state(self, *_: object) -> None:
+    def _on_style_changed(self, st: Style) -> None:
+        self.book.apply(st)
+        self._all_dirty = True
+        self.scheduler.request(self)
+
+    def _disconnect(self, *_: object) -> None:
         self.state.changed.disconnect(self._on_state_changed)
+        self.hub.changed.disconnect(self._on_style_changed)
+        self.scheduler.cancel(self)
 
-    def refresh_now(self) -> None:
-        """Refresh immediately (also cancels a pending coalesced refresh)."""
-        self._timer.stop()
+    def flush(self) -> None:
+        """Refresh the views whose inputs changed since the last flush."""
+        self.scheduler.cancel(self)
+        if not self._dirty and not self._all_dirty and not self._stale:
+            return
+        if self._all_dirty:
+            views = list(self.views.values())
+        else:
+            views = [v for v in self.views.values() if v.name in self._stale]
+            views = self.viewset.affected(self._dirty) + views
+            order = list(self.views)
+            views = sorted(dict.fromkeys(views), key=lambda v: order.index(v.name))
+        self._dirty.clear()
+        self._stale.clear()
+        self._all_dirty = False
         start = time.perf_counter()
-        self.refresh()
+        values = self.state.values()
+        st = self.book.style
+        try:
+            for i, v in enumerate(views):
+                self._running = i
+                v.run(self.viewset.context_for(v, values, st))
+        finally:
+            self._running = None
+        ran = {v.name: i for i, v in enumerate(views)}
+        for at, events in self._raised:
+            for v in self.viewset.affected(events):
+                if ran.get(v.name, -1) < at:
+                    self._stale.add(v.name)
+        self._raised.clear()
+        if self._stale:
+            self.scheduler.request(self)
         self.last_refresh_seconds = time.perf_counter() - start
         self.refresh_count += 1
 
+    def refresh_now(self) -> None:
+        """Run a pending refresh immediately (nothing happens when nothing is pending)."""
+        self.flush()
+
+    def refresh_all(self) -> None:
+        """Refresh every view now."""
+        self._all_dirty = True
+        self.flush()
+
     def pending(self) -> bool:
         """Whether a coalesced refresh is waiting to run."""
-        return self._timer.isActive()
+        return self.scheduler.is_pending(self)
+
+
+def _group_compute(group: Any) -> Callable[[Context], Any]:
+    return lambda ctx: group(ctx.values)

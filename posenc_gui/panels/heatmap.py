@@ -9,44 +9,56 @@
 * Bottom right: every pair's wavelength ``λ_i = 2π/ω_i`` on a log axis against the span of the
   sequence, and how many pairs complete a full turn.
 
-Resolution: the heatmap and the curve are computed only for the positions/dimensions that land
-on pixels of the current view (at most :data:`MAX_SAMPLES` per axis) and recomputed when the view
-range or size changes (coalesced with a zero-delay timer). A view of 1,000,000 × 4096 never builds
-the full table.
+Resolution: the heatmap and the curve are computed only for what lands on pixels of the current
+view (at most :data:`MAX_SAMPLES` per axis) and recomputed when the view range or size changes
+(events ``heat_range`` and ``curve_range``). When a pixel column covers several positions it
+shows the exact **mean** of each column over those positions (closed form,
+:func:`posenc_gui.core.sinusoidal.sinusoidal_column_means`), not one sampled position: a column
+that oscillates faster than the pixels averages to ~0 (the middle of the colour scale) instead
+of drawing moiré arcs. The plot says so: its title becomes "PE[p, j] averaged over positions"
+and the line under it "Each pixel column = mean over ~N positions" (a longer title would force
+the plot's minimum width).
+Dimension columns are never averaged: each pixel row shows one column (the one nearest its
+centre). The curve below draws such a column as its exact min–max band.
+
+Views and their inputs: ``extent`` (positions, shown), ``image`` (positions, dim, base, layout,
+shown, heat_range), ``position_lines`` (positions, position), ``dimension_lines`` (shown,
+dimension), ``hover`` (everything the hovered cell depends on, and the ``hover`` event),
+``vector`` (vector group, layout, dim), ``vector_marker`` (cell, dimension), ``curves``
+(positions, dim, base, layout, dimension, column, curve_range), ``curve_markers`` (cell,
+position), ``curve_label`` (column, turns, positions, dimension, curve_range), ``wavelengths``
+(spectrum), ``wavelength_marker`` (column), ``turns_label`` (spectrum, positions), ``formula``
+(dim, base, layout, positions), ``readouts`` (position, dimension, column, cell, vector,
+spectrum).
 """
 
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
 import torch
-from PySide6.QtCore import QPointF, Qt, QTimer
-from PySide6.QtWidgets import (
-    QGridLayout,
-    QGroupBox,
-    QHBoxLayout,
-    QPushButton,
-    QScrollArea,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QPen
+from PySide6.QtWidgets import QGroupBox, QPushButton, QVBoxLayout, QWidget
 
-from posenc_gui.panels.base import Panel
-from posenc_gui.state.heatmap import PRESETS, HeatmapModel, column_role
-from posenc_gui.widgets import plots
-from posenc_gui.widgets.fmt import num, sig, signed
-from posenc_gui.widgets.plots import (
-    BLUE,
-    GREEN,
-    GREY,
-    ORANGE,
-    VERMILLION,
-    FormulaLabel,
-    make_plot,
+from posenc_gui.core.sinusoidal import (
+    SinusoidalLayout,
+    sinusoidal_column_envelope,
+    sinusoidal_column_means,
+    sinusoidal_columns,
 )
+from posenc_gui.panels.base import Cell, Panel
+from posenc_gui.state.heatmap import MAX_DIM, PRESETS, HeatmapModel, shown_count
+from posenc_gui.widgets import styled
+from posenc_gui.widgets.fmt import num, sig, signed
+from posenc_gui.widgets.style import Style
+from posenc_gui.widgets.styled import FormulaLabel, span
+from posenc_gui.widgets.views import Context
 
 #: Hard cap on computed samples per image axis (a screen has ~2000 pixels a side).
 MAX_SAMPLES = 2000
@@ -56,12 +68,15 @@ MIN_SAMPLES = 64
 CURVE_DOTS_MAX = 160
 #: Symbols on the vector / wavelength plots up to this many points.
 SYMBOLS_MAX = 160
+#: Width of the left axes of the heatmap and the curve plot (pixels at scale 1): equal, so the
+#: two plots' position axes line up pixel by pixel.
 AXIS_WIDTH = 78
+#: Opacity of the reference lines other than zero.
+GUIDE_ALPHA = 0.4
 
-
-def fn_color(fn: str) -> str:
-    """sin columns blue, cos columns vermillion (as in the sine tab)."""
-    return BLUE if fn == "sin" else VERMILLION
+IMAGE_INPUTS = ("positions", "dim", "base", "layout", "shown", "heat_range")
+CURVE_INPUTS = ("positions", "dim", "base", "layout", "dimension", "column", "curve_range")
+HOVER_INPUTS = (*IMAGE_INPUTS, "position", "dimension", "hover")
 
 
 def axis_samples(lo: float, hi: float, count: int, pixels: int) -> tuple[np.ndarray, float, float]:
@@ -84,19 +99,32 @@ def axis_samples(lo: float, hi: float, count: int, pixels: int) -> tuple[np.ndar
     return idx, start, float(visible)
 
 
+def position_bins(
+    lo: float, hi: float, count: int, pixels: int
+) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """The positions each pixel column of the view ``[lo, hi]`` covers.
+
+    Positions ``0 … count-1`` occupy ``[p-0.5, p+0.5]``. Returns ``(first, last, start,
+    extent)``: pixel column ``k`` covers the positions ``first[k] … last[k]`` (inclusive; one
+    position each when every visible position gets its own pixel, else the positions whose
+    centres fall inside the pixel, so the bins partition the visible positions) and the image is
+    placed on ``[start, start+extent]``.
+    """
+    idx, start, extent = axis_samples(lo, hi, count, pixels)
+    if len(idx) == extent:  # every visible position has its own pixel
+        return idx, idx, start, extent
+    first_pos = int(start + 0.5)
+    last_pos = first_pos + int(extent) - 1
+    edges = start + np.arange(pixels + 1, dtype=np.float64) * (extent / pixels)
+    first = np.clip(np.ceil(edges[:-1]), first_pos, last_pos).astype(np.int64)
+    last = np.clip(np.ceil(edges[1:]) - 1, first_pos, last_pos).astype(np.int64)
+    last[-1] = last_pos
+    return first, np.maximum(last, first), start, extent
+
+
 def _pixels(vb: pg.ViewBox, horizontal: bool) -> int:
     size = vb.width() if horizontal else vb.height()
     return int(min(max(round(float(size)), MIN_SAMPLES), MAX_SAMPLES))
-
-
-def _set_line(line: pg.InfiniteLine, value: float) -> None:
-    """Move a draggable line without echoing the move back into the state."""
-    if abs(float(line.value()) - value) > 1e-12:
-        line.blockSignals(True)
-        try:
-            line.setValue(value)
-        finally:
-            line.blockSignals(False)
 
 
 def _int_text(n: int) -> str:
@@ -134,33 +162,68 @@ def _integer_ticks(axis: pg.AxisItem) -> None:
     axis.tickValues = tick_values
 
 
-def _guides(plot: pg.PlotWidget, angle: int, at: tuple[float, ...]) -> list[pg.InfiniteLine]:
-    """A few fixed reference lines instead of pyqtgraph's grid.
+def _layout(name: str) -> SinusoidalLayout:
+    return "concat" if name == "concat" else "interleaved"
 
-    The grid (major and minor lines, translucent, antialiased, across the whole view) was ~70% of
-    this tab's paint time; a handful of lines at meaningful values costs next to nothing.
+
+def _guide_styler(line: pg.InfiniteLine, alpha: float) -> Callable[[Style], None]:
+    """A solid hair line in the guide colour (dotted lines cost several times the paint)."""
+
+    def apply(st: Style) -> None:
+        pen = st.pen("guide", "hair")
+        pen.setColor(st.qcolor("guide", alpha))
+        line.setPen(pen)
+
+    return apply
+
+
+def _move_points(
+    item: pg.ScatterPlotItem,
+    x: np.ndarray,
+    y: np.ndarray,
+    templates: dict[int, np.ndarray] | None = None,
+) -> None:
+    """``item.setData(x, y)`` for points that all look alike, without rebuilding them.
+
+    ``setData`` rebuilds every point record (pen, brush, symbol atlas lookup): ~15 ms for the
+    2048 dots of one series of the vector at d = 4096. With the same number of points only the
+    coordinates are rewritten; with fewer, the records are cut from ``templates`` (the item's
+    records at the largest size seen, kept by the caller and cleared when the look changes).
     """
-    lines = []
-    for value in at:
-        line = pg.InfiniteLine(
-            pos=value, angle=angle, movable=False,
-            pen=plots.pen(GREY if value == 0 else "#c8c8c8", 1.0),
-        )  # fmt: skip
-        line.setZValue(-10)
-        plot.addItem(line)
-        lines.append(line)
-    return lines
+    n = len(x)
+    if len(item.data) != n:
+        template = None if templates is None else templates.get(id(item))
+        if template is None or len(template) < n or n == 0:
+            item.setData(x, y)
+            if templates is not None and n:
+                templates[id(item)] = item.data.copy()
+            return
+        item.data = template[:n].copy()
+    data = item.data
+    if n == 0:
+        return
+    data["x"] = x
+    data["y"] = y
+    item.prepareGeometryChange()
+    item.informViewBoundsChanged()
+    item.bounds = [None, None]
+    item.invalidate()
+    item.sigPlotChanged.emit(item)
 
 
-def _crosshair(plot: pg.PlotWidget, angle: int, tip: str) -> pg.InfiniteLine:
-    line = pg.InfiniteLine(
-        angle=angle, movable=True, pen=plots.pen("#000000", 2.0, Qt.PenStyle.DashLine),
-        hoverPen=plots.pen("#000000", 4.0),
-    )  # fmt: skip
-    line.setToolTip(tip)
-    line.setZValue(20)
-    plot.addItem(line)
-    return line
+def _settle(*boxes: pg.ViewBox) -> None:
+    """Apply new view ranges now, not in the next paint.
+
+    pyqtgraph defers the view transform to the paint; the items that react to it then ask for
+    a second paint of the whole plot. Updating the transform right after the range change lets
+    one paint show the new range.
+    """
+    for vb in boxes:
+        vb.prepareForPaint()
+
+
+def _other(fn: str) -> str:
+    return "cos" if fn == "sin" else "sin"
 
 
 class HeatmapPanel(Panel):
@@ -169,24 +232,34 @@ class HeatmapPanel(Panel):
     model = HeatmapModel
 
     def build(self) -> None:
+        b = self.book
         self._extent: tuple[int, int] | None = None
-        self._force_reset = False
-        self._generation = 0
-        self._view_key: tuple[Any, ...] | None = None
+        self._applying_extent = False
         self._hover: tuple[int, int] | None = None
-        #: Positions (rows of PE) and dimension columns of the computed image, and the values
-        #: ``image_table[r, c] = PE[image_positions[r], image_dims[c]]`` (float64).
+        #: Per pixel column of the image: the positions it covers (``first … last``) and its
+        #: centre position; per pixel row: the dimension column it shows. ``image_table[r, c]``
+        #: is the mean of ``PE[first[r] … last[r], image_dims[c]]`` (float64; the entry itself
+        #: when the pixel covers one position).
         self.image_positions = np.zeros(0, dtype=np.int64)
+        self.image_first = np.zeros(0, dtype=np.int64)
+        self.image_last = np.zeros(0, dtype=np.int64)
         self.image_dims = np.zeros(0, dtype=np.int64)
         self.image_table = np.zeros((0, 0))
+        #: Average number of positions per pixel column (1 = exact rows, no averaging).
+        self.image_mean_over = 1.0
         self._image_rect = (0.0, 0.0, 1.0, 1.0)
-        self._curve_text = ""
+        self._image_placed: tuple[Any, ...] | None = None
         #: Whether the position curves are drawn as min–max bands (faster than the pixels).
         self.curve_is_band = False
-        #: Seconds spent in the last view recompute (image + curves).
+        #: Seconds spent in the last image recompute.
         self.last_view_seconds = 0.0
+        self._vec_key: tuple[Any, ...] | None = None
+        self._curve_pens: tuple[Any, ...] | None = None
+        self._wl_key: tuple[Any, ...] | None = None
+        self._wl_ranges: tuple[Any, ...] | None = None
+        self._bounds: dict[str, tuple[float, float]] = {}
 
-        # ---- controls ------------------------------------------------------------------
+        # ---- controls ----------------------------------------------------------------------
         table_box = self.controls("Table", "positions", "dim", "base", "layout")
         sel_box = self.controls("Selection", "position", "dimension", "shown_dims")
         preset_box = QGroupBox("One-click views", self)
@@ -206,164 +279,210 @@ class HeatmapPanel(Panel):
             preset_box, "reset_view_button", "Show &all (reset zoom)",
             "Zoom the heatmap out to every position and every shown dimension.",
         )  # fmt: skip
-        for b in (self.explainer_button, self.notebook_button, self.reset_view_button):
-            preset_layout.addWidget(b)
+        for button in (self.explainer_button, self.notebook_button, self.reset_view_button):
+            preset_layout.addWidget(button)
         self.explainer_button.clicked.connect(lambda: self.apply_preset("explainer"))
         self.notebook_button.clicked.connect(lambda: self.apply_preset("notebook"))
         self.reset_view_button.clicked.connect(self.reset_view)
-        self.readout_label = FormulaLabel("heatmap_readouts", self)
+        self.readout_label = FormulaLabel("heatmap_readouts", self, b)
 
-        side = QVBoxLayout()
-        side.addWidget(table_box)
-        side.addWidget(sel_box)
-        side.addWidget(preset_box)
-        side.addWidget(self.readout_label)
-        side.addStretch(1)
-        side_widget = QWidget(self)
-        side_widget.setLayout(side)
-        scroll = QScrollArea(self)
-        scroll.setWidget(side_widget)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setMinimumWidth(430)
-        scroll.setMaximumWidth(500)
-
-        # ---- heatmap -------------------------------------------------------------------
-        self.heat_plot = make_plot(
-            self, "heatmap_plot", "Sinusoidal encoding PE[p, j]", "position", "dimension j"
-        )
-        self.heat_plot.showGrid(x=False, y=False)
+        # ---- heatmap -----------------------------------------------------------------------
+        self.heat_plot = styled.plot(
+            b, self, "heatmap_plot", "Sinusoidal encoding PE[p, j]", "position", "dimension j",
+            grid=False, mouse=(True, True),
+        )  # fmt: skip
         self.heat_plot.invertY(True)
         self.heat_plot.hideButtons()
-        self.heat_plot.getAxis("left").setWidth(AXIS_WIDTH)
         self.heat_plot.getAxis("bottom").tickStrings = _position_ticks
         for axis in (self.heat_plot.getAxis("bottom"), self.heat_plot.getAxis("left")):
             _integer_ticks(axis)
         self.heat_vb: pg.ViewBox = self.heat_plot.getViewBox()
         self.heat_vb.disableAutoRange()
-        self.image, self.colorbar = plots.heatmap(self.heat_plot, label="PE value")
-        self.pos_line = _crosshair(self.heat_plot, 90, "Drag to choose the position p")
-        self.dim_line = _crosshair(self.heat_plot, 0, "Drag to choose the dimension j")
-        self.pos_line.sigPositionChanged.connect(self._pos_dragged)
-        self.dim_line.sigPositionChanged.connect(self._dim_dragged)
-        self.hover_label = FormulaLabel("hover_formula", self, point_size=13)
-        self.hover_label.setMinimumHeight(60)
-        self.formula_label = FormulaLabel("heatmap_formula", self)
-
-        # ---- encoding vector (shares the dimension axis) ----------------------------------
-        self.vector_plot = make_plot(
-            self, "vector_plot", "Encoding vector PE[p, j]", "PE value", "dimension j"
+        self.image, self.colorbar = styled.heatmap(
+            b, self.heat_plot, (-1.0, 1.0), "diverging", "PE value"
         )
-        self.vector_plot.getAxis("bottom").setLabel(
-            f"PE value: <span style='color:{BLUE}'>● sin</span> "
-            f"<span style='color:{VERMILLION}'>● cos</span>",
-            **{"font-size": plots.LABEL_PT},
+        self.pos_line = self._crosshair(self.heat_plot, 90, "Drag to choose the position p")
+        self.dim_line = self._crosshair(self.heat_plot, 0, "Drag to choose the dimension j")
+        self.hover_label = FormulaLabel("hover_formula", self, b, kind="title")
+        self.formula_label = FormulaLabel("heatmap_formula", self, b)
+
+        # ---- encoding vector (shares the dimension axis) -----------------------------------
+        self.vector_plot = styled.plot(
+            b, self, "vector_plot", "Encoding vector PE[p, j]", "PE value", "dimension j",
+            grid=False, mouse=(False, True),
+        )  # fmt: skip
+        vec_axis = self.vector_plot.getAxis("bottom")
+        b.add(
+            lambda st: vec_axis.setLabel(
+                "PE value: " + span(st, "sin", "● sin") + " " + span(st, "cos", "● cos"),
+                **{"font-size": st.css_pt("label"), "color": st.color("ink")},
+            )
         )
         _integer_ticks(self.vector_plot.getAxis("left"))
         self.vector_plot.invertY(True)
         self.vector_plot.hideButtons()
-        self.vector_plot.setMouseEnabled(x=False, y=True)
         self.vector_plot.setXRange(-1.15, 1.15, padding=0)
         self.vector_plot.getViewBox().disableAutoRange()
         self.vector_plot.setYLink(self.heat_plot)
-        self.vector_plot.showGrid(x=False, y=False)  # see _guides
-        _guides(self.vector_plot, 90, (-1.0, -0.5, 0.0, 0.5, 1.0))
-        self.vec_sin = plots.curve(self.vector_plot, BLUE, 2.0, name="sin columns")
-        self.vec_cos = plots.curve(self.vector_plot, VERMILLION, 2.0, name="cos columns")
-        self.vec_dim_line = _crosshair(self.vector_plot, 0, "Drag to choose the dimension j")
-        self.vec_dim_line.sigPositionChanged.connect(self._vec_dim_dragged)
-        self.vec_marker = plots.dots(self.vector_plot, "#000000", 13)
+        self._guides(self.vector_plot, 90, (-1.0, -0.5, 0.0, 0.5, 1.0))
+        # thin connecting lines, drawn only while d is small, and one dot per column
+        self.vec_sin_line = styled.curve(b, self.vector_plot, "sin", "thin")
+        self.vec_cos_line = styled.curve(b, self.vector_plot, "cos", "thin")
+        self.vec_sin = styled.dots(b, self.vector_plot, "sin", "dot")
+        self.vec_cos = styled.dots(b, self.vector_plot, "cos", "dot")
+        #: Point records of the dot items at the largest size seen (see :func:`_move_points`).
+        self._templates: dict[int, np.ndarray] = {}
+        self.vec_dim_line = self._crosshair(self.vector_plot, 0, "Drag to choose the dimension j")
+        self.vec_marker = styled.dots(b, self.vector_plot, "ink", "large")
 
-        # ---- selected dimension over positions (shares the position axis) ----------------
-        self.curve_plot = make_plot(
-            self, "dimension_plot", "Dimension j over positions", "position", "PE value"
-        )
+        # ---- selected dimension over positions (shares the position axis) ------------------
+        self.curve_plot = styled.plot(
+            b, self, "dimension_plot", "Dimension j over positions", "position", "PE value",
+            grid=False, mouse=(True, False),
+        )  # fmt: skip
         self.curve_plot.hideButtons()
-        self.curve_plot.getAxis("left").setWidth(AXIS_WIDTH)
-        self.curve_plot.showAxis("right")
-        self.curve_plot.getAxis("right").setStyle(showValues=False)
-        self.curve_plot.setMouseEnabled(x=True, y=False)
+        right = styled.axis_right(b, self.curve_plot)
+        right.setStyle(showValues=False)
         self.curve_plot.setYRange(-1.2, 1.2, padding=0)
-        self.curve_plot.showGrid(x=False, y=False)
-        _guides(self.curve_plot, 0, (-1.0, -0.5, 0.0, 0.5, 1.0))
+        self._guides(self.curve_plot, 0, (-1.0, -0.5, 0.0, 0.5, 1.0))
         self.curve_plot.getAxis("bottom").tickStrings = _position_ticks
         _integer_ticks(self.curve_plot.getAxis("bottom"))
         self.curve_vb: pg.ViewBox = self.curve_plot.getViewBox()
         self.curve_vb.disableAutoRange()
         self.curve_plot.setXLink(self.heat_plot)
-        self.partner_curve = plots.curve(self.curve_plot, VERMILLION, 1.8)
-        self.sel_curve = plots.curve(self.curve_plot, BLUE, 2.6)
-        self.partner_samples = pg.ScatterPlotItem(size=6, pen=None)
-        self.sel_samples = pg.ScatterPlotItem(size=7, pen=None)
-        self.curve_plot.addItem(self.partner_samples)
-        self.curve_plot.addItem(self.sel_samples)
-        self.curve_pos_line = _crosshair(self.curve_plot, 90, "Drag to choose the position p")
-        self.curve_pos_line.sigPositionChanged.connect(self._curve_pos_dragged)
-        self.curve_markers = plots.dots(self.curve_plot, "#000000", 14)
-        self.curve_label = FormulaLabel("dimension_readout", self)
+        self.partner_curve = styled.curve(b, self.curve_plot, "cos", "line")
+        self.sel_curve = styled.curve(b, self.curve_plot, "sin", "thick")
+        self.partner_samples = styled.dots(b, self.curve_plot, "cos", "small", rim=False)
+        self.sel_samples = styled.dots(b, self.curve_plot, "sin", "small", rim=False)
+        self.curve_pos_line = self._crosshair(self.curve_plot, 90, "Drag to choose the position p")
+        self.curve_markers = styled.dots(b, self.curve_plot, "ink", "huge")
+        self.curve_label = FormulaLabel("dimension_readout", self, b)
 
-        # ---- wavelengths -----------------------------------------------------------------
-        self.wl_plot = make_plot(
-            self, "wavelength_plot", "Wavelengths λ<sub>i</sub> = 2π/ω<sub>i</sub>",
-            "pair i", "λ<sub>i</sub> (positions)",
+        # ---- wavelengths -------------------------------------------------------------------
+        self.wl_plot = styled.plot(
+            b, self, "wavelength_plot", "Wavelengths λ<sub>i</sub> = 2π/ω<sub>i</sub>",
+            "pair i", "λ<sub>i</sub> (positions)", grid=False,
         )  # fmt: skip
         self.wl_plot.setLogMode(x=False, y=True)
         _integer_ticks(self.wl_plot.getAxis("bottom"))
-        self.wl_plot.hideButtons()
-        self.wl_plot.showGrid(x=False, y=False)
-        self.decade_lines = _guides(self.wl_plot, 0, tuple(float(k) for k in range(9)))
-        self.wl_plot.setMouseEnabled(x=False, y=False)
+        self.decade_lines = self._guides(self.wl_plot, 0, tuple(float(k) for k in range(9)))
         self.wl_plot.getViewBox().disableAutoRange()
-        self.wl_full = plots.curve(self.wl_plot, GREEN, 3.0)
-        self.wl_never = plots.curve(self.wl_plot, ORANGE, 3.0)
-        self.wl_selected = pg.PlotDataItem(
-            symbol="o", symbolSize=15, symbolBrush=None, symbolPen=pg.mkPen("#000000", width=2.5),
-            pen=None,
-        )  # fmt: skip
+        self.wl_full = styled.curve(b, self.wl_plot, "accent", "bold")
+        self.wl_never = styled.curve(b, self.wl_plot, "third", "bold")
+        self.wl_selected = pg.PlotDataItem(symbol="o", symbolBrush=None, pen=None)
         self.wl_plot.addItem(self.wl_selected)
+        b.add(self._style_wl_selected)
         self.span_line = pg.InfiniteLine(
-            angle=0, movable=False, pen=plots.pen("#000000", 2.0, Qt.PenStyle.DashLine),
-            label="", labelOpts={"position": 0.02, "anchors": [(0, 1), (0, 1)],
-                                 "color": "#000000"},
+            angle=0, movable=False, label="",
+            labelOpts={"position": 0.02, "anchors": [(0, 1), (0, 1)]},
         )  # fmt: skip
-        font = self.span_line.label.textItem.font()
-        font.setPointSize(11)
-        self.span_line.label.setFont(font)
         self.wl_plot.addItem(self.span_line)
-        self.turns_label = FormulaLabel("turns_readout", self)
+        b.add(self._style_span_line)
+        self.turns_label = FormulaLabel("turns_readout", self, b)
 
-        # ---- layout --------------------------------------------------------------------
-        grid = QGridLayout()
-        grid.addWidget(self.heat_plot, 0, 0)
-        grid.addWidget(self.vector_plot, 0, 1)
-        grid.addWidget(self.hover_label, 1, 0, 1, 2)
-        grid.addWidget(self.curve_plot, 2, 0)
-        grid.addWidget(self.wl_plot, 2, 1)
-        grid.addWidget(self.curve_label, 3, 0)
-        grid.addWidget(self.turns_label, 3, 1)
-        grid.addWidget(self.formula_label, 4, 0, 1, 2)
-        grid.setColumnStretch(0, 5)
-        grid.setColumnStretch(1, 2)
-        grid.setRowStretch(0, 6)
-        grid.setRowStretch(2, 4)
-        root = QHBoxLayout(self)
-        root.addWidget(scroll)
-        root.addLayout(grid, 1)
+        # ---- views -------------------------------------------------------------------------
+        self.view("extent", self.heat_plot, ("positions", "shown"), self._refresh_extent)
+        self.view("image", self.image, IMAGE_INPUTS, self._refresh_image)
+        self.view("position_lines", self.pos_line, ("positions", "position"),
+                  self._refresh_position_lines)  # fmt: skip
+        self.view("dimension_lines", self.dim_line, ("shown", "dimension"),
+                  self._refresh_dimension_lines)  # fmt: skip
+        self.view("hover", self.hover_label, HOVER_INPUTS, self._refresh_hover)
+        self.view("vector", self.vector_plot, ("vector", "layout", "dim"), self._refresh_vector)
+        self.view("vector_marker", self.vec_marker, ("cell", "dimension"),
+                  self._refresh_vector_marker)  # fmt: skip
+        self.view("curves", self.curve_plot, CURVE_INPUTS, self._refresh_curves)
+        self.view("curve_markers", self.curve_markers, ("cell", "position"),
+                  self._refresh_curve_markers)  # fmt: skip
+        self.view("curve_label", self.curve_label,
+                  ("column", "turns", "positions", "dimension", "curve_range"),
+                  self._refresh_curve_label)  # fmt: skip
+        self.view("wavelengths", self.wl_plot, ("spectrum",), self._refresh_wavelengths)
+        self.view("wavelength_marker", self.wl_selected, ("column",),
+                  self._refresh_wavelength_marker)  # fmt: skip
+        self.view("turns_label", self.turns_label, ("spectrum", "positions"),
+                  self._refresh_turns_label)  # fmt: skip
+        self.view("formula", self.formula_label, ("dim", "base", "layout", "positions"),
+                  self._refresh_formula)  # fmt: skip
+        self.view("readouts", self.readout_label,
+                  ("position", "dimension", "column", "cell", "vector", "spectrum"),
+                  self._refresh_readouts)  # fmt: skip
 
-        # ---- view-dependent recompute (coalesced) --------------------------------------
-        self._view_timer = QTimer(self)
-        self._view_timer.setSingleShot(True)
-        self._view_timer.setInterval(0)
-        self._view_timer.timeout.connect(self.update_view)
-        self.heat_vb.sigRangeChanged.connect(self._schedule_view)
-        self.heat_vb.sigResized.connect(self._schedule_view)
+        # ---- drags, mouse, view-range events -----------------------------------------------
+        def position_shown() -> float:
+            return float(self.state.as_int("position"))
+
+        def dimension_shown() -> float:
+            return float(self.state.as_int("dimension"))
+
+        self.bind_drag(self.pos_line, self._select_position, position_shown)
+        self.bind_drag(self.curve_pos_line, self._select_position, position_shown)
+        self.bind_drag(self.dim_line, self._select_dimension, dimension_shown)
+        self.bind_drag(self.vec_dim_line, self._select_dimension, dimension_shown)
+        self.heat_vb.sigRangeChanged.connect(self._heat_range_changed)
+        self.heat_vb.sigResized.connect(self._heat_range_changed)
         self.heat_vb.sigResized.connect(self._align_curve_plot)
         self.curve_vb.sigResized.connect(self._align_curve_plot)
-        self.curve_vb.sigXRangeChanged.connect(self._schedule_view)
-        self.curve_vb.sigResized.connect(self._schedule_view)
+        self.curve_vb.sigXRangeChanged.connect(self._curve_range_changed)
+        self.curve_vb.sigResized.connect(self._curve_range_changed)
         scene = self.heat_plot.scene()
         scene.sigMouseMoved.connect(self._mouse_moved)
         scene.sigMouseClicked.connect(self._mouse_clicked)
+        b.add(self._style_axes)
+
+        self.place(
+            [table_box, sel_box, preset_box, self.readout_label],
+            [
+                Cell(self.heat_plot, 0, 0), Cell(self.vector_plot, 0, 1),
+                Cell(self.hover_label, 1, 0, 1, 2),
+                Cell(self.curve_plot, 2, 0), Cell(self.wl_plot, 2, 1),
+                Cell(self.curve_label, 3, 0), Cell(self.turns_label, 3, 1),
+                Cell(self.formula_label, 4, 0, 1, 2),
+            ],
+            row_stretch={0: 6, 2: 4}, col_stretch={0: 5, 1: 2},
+        )  # fmt: skip
+
+    # -- building helpers ---------------------------------------------------------------------
+    def _crosshair(self, plot: pg.PlotWidget, angle: int, tip: str) -> pg.InfiniteLine:
+        line = styled.vline(self.book, plot, "ink", movable=True, tooltip=tip, angle=angle)
+        line.setZValue(20)
+        return line
+
+    def _guides(
+        self, plot: pg.PlotWidget, angle: int, at: tuple[float, ...]
+    ) -> list[pg.InfiniteLine]:
+        """A few fixed reference lines instead of pyqtgraph's grid (the grid was ~70% of this
+        tab's paint time; a handful of lines at meaningful values costs next to nothing)."""
+        lines = []
+        for value in at:
+            line = pg.InfiniteLine(pos=value, angle=angle, movable=False)
+            line.setZValue(-10)
+            plot.addItem(line)
+            self.book.add(_guide_styler(line, 1.0 if value == 0 else GUIDE_ALPHA))
+            lines.append(line)
+        return lines
+
+    def _style_wl_selected(self, st: Style) -> None:
+        self.wl_selected.setSymbolSize(st.marker("huge"))
+        self.wl_selected.setSymbolPen(st.pen("ink", "thick"))
+
+    def _style_span_line(self, st: Style) -> None:
+        self.span_line.setPen(st.pen("ink", "line", "dash"))
+        self.span_line.label.setColor(st.qcolor("ink"))
+        self.span_line.label.setFont(st.font("legend"))
+
+    def _style_axes(self, st: Style) -> None:
+        width = round(AXIS_WIDTH * st.scale)
+        self.heat_plot.getAxis("left").setWidth(width)
+        self.curve_plot.getAxis("left").setWidth(width)
+
+    def _button(self, parent: QWidget, name: str, text: str, tip: str) -> QPushButton:
+        button = QPushButton(text, parent)
+        button.setObjectName(name)
+        button.setAccessibleName(text.replace("&", ""))
+        button.setToolTip(tip)
+        button.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        return button
 
     def _align_curve_plot(self, *_: object) -> None:
         """Make the curve plot's view end where the heatmap's does (left of the colour bar).
@@ -379,29 +498,15 @@ class HeatmapPanel(Panel):
         if abs(diff) >= 1:
             axis.setWidth(min(max(0, round(axis.width() + diff)), 200))
 
-    def _button(self, parent: QWidget, name: str, text: str, tip: str) -> QPushButton:
-        b = QPushButton(text, parent)
-        b.setObjectName(name)
-        b.setAccessibleName(text.replace("&", ""))
-        b.setToolTip(tip)
-        b.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        return b
-
-    # -- actions ----------------------------------------------------------------------------
+    # -- actions ------------------------------------------------------------------------------
     def apply_preset(self, name: str) -> None:
         """Set one of :data:`~posenc_gui.state.heatmap.PRESETS` and show it whole."""
-        self._force_reset = True
         self.state.update(PRESETS[name])
-        if not self.pending():  # nothing changed: still reset the zoom
-            self.reset_view()
+        self.reset_view()
 
     def reset_view(self) -> None:
         """Show every position and every shown dimension."""
-        self._apply_extent(self.state.as_int("positions"), self._shown())
-
-    def _shown(self) -> int:
-        dim, shown = self.state.as_int("dim"), self.state.as_int("shown_dims")
-        return dim if shown <= 0 else min(shown, dim)
+        self._apply_extent(self.state.as_int("positions"), shown_count(self.state.values()))
 
     def _apply_extent(self, positions: int, shown: int) -> None:
         vb = self.heat_vb
@@ -412,39 +517,66 @@ class HeatmapPanel(Panel):
         vb.setRange(xRange=(-0.5, positions - 0.5), yRange=(-0.5, shown - 0.5), padding=0.0)
         self.curve_vb.setXRange(-0.5, positions - 0.5, padding=0.0)
         self._extent = (positions, shown)
+        _settle(vb, self.curve_vb, self.vector_plot.getViewBox())
 
-    # -- plot interaction -> state ----------------------------------------------------------
+    def view_state(self) -> dict[str, Any]:
+        """The heatmap's zoom/pan: ``{"x_range": [x0, x1], "y_range": [y0, y1]}`` (floats)."""
+        self.refresh_now()
+        (x0, x1), (y0, y1) = self.heat_vb.viewRange()
+        return {"x_range": [float(x0), float(x1)], "y_range": [float(y0), float(y1)]}
+
+    def restore_view_state(self, state: Mapping[str, Any]) -> None:
+        """Zoom/pan the heatmap to a :meth:`view_state` (invalid or unknown entries ignored)."""
+        self.refresh_now()  # parameters first: a new extent would reset the zoom afterwards
+        ranges: dict[str, tuple[float, float]] = {}
+        for key in ("x_range", "y_range"):
+            got = state.get(key)
+            if not isinstance(got, list | tuple) or len(got) != 2:
+                continue
+            try:
+                lo, hi = float(got[0]), float(got[1])
+            except (TypeError, ValueError):
+                continue
+            if math.isfinite(lo) and math.isfinite(hi) and hi > lo:
+                ranges[key] = (lo, hi)
+        if ranges:
+            self.heat_vb.setRange(
+                xRange=ranges.get("x_range"), yRange=ranges.get("y_range"), padding=0.0
+            )
+
+    # -- plot interaction -> state ------------------------------------------------------------
     def _select_position(self, x: float) -> None:
         hi = self.state.as_int("positions") - 1
         self.state.set("position", round(min(max(x, 0.0), float(hi))))
 
     def _select_dimension(self, y: float) -> None:
-        hi = self._shown() - 1
+        hi = shown_count(self.state.values()) - 1
         self.state.set("dimension", round(min(max(y, 0.0), float(hi))))
 
-    def _pos_dragged(self) -> None:
-        self._select_position(float(self.pos_line.value()))
+    def _heat_range_changed(self, *_: object) -> None:
+        if not self._applying_extent:  # the extent view's own change: image refreshes anyway
+            self.invalidate("heat_range")
 
-    def _curve_pos_dragged(self) -> None:
-        self._select_position(float(self.curve_pos_line.value()))
-
-    def _dim_dragged(self) -> None:
-        self._select_dimension(float(self.dim_line.value()))
-
-    def _vec_dim_dragged(self) -> None:
-        self._select_dimension(float(self.vec_dim_line.value()))
+    def _curve_range_changed(self, *_: object) -> None:
+        if not self._applying_extent:
+            self.invalidate("curve_range")
 
     def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
-        """The (position, dimension) whose value colours the image at view point (x, y)."""
+        """The (position, dimension) under view point (x, y) of the image.
+
+        The position is the one nearest ``x`` (exact even where a pixel averages several
+        positions); the dimension is the column the pixel row shows.
+        """
         x0, y0, w, h = self._image_rect
-        n, m = len(self.image_positions), len(self.image_dims)
+        n, m = len(self.image_first), len(self.image_dims)
         if n == 0 or m == 0 or w <= 0 or h <= 0:
             return None
         r = math.floor((x - x0) / w * n)
         c = math.floor((y - y0) / h * m)
         if not (0 <= r < n and 0 <= c < m):
             return None
-        return int(self.image_positions[r]), int(self.image_dims[c])
+        p = min(max(round(x), int(self.image_first[r])), int(self.image_last[r]))
+        return p, int(self.image_dims[c])
 
     def _scene_cell(self, pos: QPointF) -> tuple[int, int] | None:
         if not self.heat_vb.sceneBoundingRect().contains(pos):
@@ -456,7 +588,7 @@ class HeatmapPanel(Panel):
         cell = self._scene_cell(pos)
         if cell != self._hover:
             self._hover = cell
-            self._show_hover()
+            self.invalidate("hover")
 
     def _mouse_clicked(self, ev: Any) -> None:
         if ev.button() != Qt.MouseButton.LeftButton or ev.double():
@@ -465,95 +597,337 @@ class HeatmapPanel(Panel):
         if cell is not None:
             self.state.update({"position": cell[0], "dimension": cell[1]})
 
-    # -- state -> plots ---------------------------------------------------------------------
-    def refresh(self) -> None:
-        s = self.state
-        r = s.readouts()
-        positions, dim, shown = s.as_int("positions"), s.as_int("dim"), int(r["shown"])
-        p, j = s.as_int("position"), s.as_int("dimension")
-        self._generation += 1
-        if self._force_reset or self._extent != (positions, shown):
-            self._force_reset = False
-            self._apply_extent(positions, shown)
-
-        for line, value, hi in (
-            (self.pos_line, p, positions - 1),
-            (self.curve_pos_line, p, positions - 1),
-            (self.dim_line, j, shown - 1),
-            (self.vec_dim_line, j, shown - 1),
-        ):
-            # setBounds clamps (and announces) the old value: keep that out of the state
-            line.blockSignals(True)
+    # -- heatmap ------------------------------------------------------------------------------
+    def _refresh_extent(self, ctx: Context) -> None:
+        positions, shown = ctx.values.as_int("positions"), int(ctx["shown"]["shown"])
+        if self._extent != (positions, shown):
+            self._applying_extent = True
             try:
-                line.setBounds((0.0, float(hi)))
+                self._apply_extent(positions, shown)
             finally:
-                line.blockSignals(False)
-            _set_line(line, float(value))
+                self._applying_extent = False
+        ctx.record("extent", [positions, shown], "positions × shown dimension columns")
 
-        self._refresh_vector(r, p, j, dim)
-        self._refresh_wavelengths(r, positions, dim)
-        self._refresh_labels(r)
-        self._show_hover()
-        self.update_view()
+    def _refresh_image(self, ctx: Context) -> None:
+        v = ctx.values
+        start_time = time.perf_counter()
+        positions, dim, base = v.as_int("positions"), v.as_int("dim"), v.as_float("base")
+        layout = _layout(v.as_str("layout"))
+        shown = int(ctx["shown"]["shown"])
+        (x0, x1), (y0, y1) = self.heat_vb.viewRange()
+        first, last, xs, xw = position_bins(x0, x1, positions, _pixels(self.heat_vb, True))
+        cols, ys, yh = axis_samples(y0, y1, shown, _pixels(self.heat_vb, False))
+        aggregated = bool((last > first).any())
+        if aggregated:
+            table = sinusoidal_column_means(
+                torch.from_numpy(first), torch.from_numpy(last), torch.from_numpy(cols),
+                dim, base, layout=layout,
+            )  # fmt: skip
+        else:
+            table = sinusoidal_columns(
+                torch.from_numpy(first), torch.from_numpy(cols), dim, base, layout=layout
+            )
+        self.image_first, self.image_last, self.image_dims = first, last, cols
+        self.image_positions = (first + last) // 2
+        self.image_table = table.numpy()
+        self.image_mean_over = xw / len(first)
+        self.image.setImage(
+            np.ascontiguousarray(self.image_table.T, dtype=np.float32), autoLevels=False
+        )
+        # the rect is a scale per image pixel: set it again whenever the shape changed too
+        rect = (xs, ys, xw, yh)
+        if (rect, self.image_table.shape) != self._image_placed:
+            self.image.setRect(*rect)
+            self._image_rect = rect
+            self._image_placed = (rect, self.image_table.shape)
+        # a long title would force the plot's minimum width: the note is in the hover label
+        title = "PE[p, j] averaged over positions" if aggregated else "Sinusoidal encoding PE[p, j]"
+        styled.set_title(self.book, self.heat_plot, title)
+        ctx.record("values", self.image_table, "PE[p, j], mean over each pixel's positions")
+        ctx.record("first", first, "first position of each pixel column")
+        ctx.record("last", last, "last position of each pixel column")
+        ctx.record("dims", cols, "dimension column of each pixel row")
+        ctx.record("mean_over", self.image_mean_over, "positions per pixel column (mean)")
+        self.last_view_seconds = time.perf_counter() - start_time
 
-    def _refresh_vector(self, r: dict[str, Any], p: int, j: int, dim: int) -> None:
-        vec = np.asarray(r["vector"], dtype=np.float64)
+    def _set_bounds(self, line: pg.InfiniteLine, key: str, hi: float) -> None:
+        """Bound a draggable line; setBounds clamps (and announces) the old value: not echoed."""
+        if self._bounds.get(key) == (0.0, hi):
+            return
+        self._bounds[key] = (0.0, hi)
+        line.blockSignals(True)
+        try:
+            line.setBounds((0.0, hi))
+        finally:
+            line.blockSignals(False)
+
+    def _refresh_position_lines(self, ctx: Context) -> None:
+        p, hi = ctx.values.as_int("position"), float(ctx.values.as_int("positions") - 1)
+        for key, line in (("pos", self.pos_line), ("curve_pos", self.curve_pos_line)):
+            self._set_bounds(line, key, hi)
+            styled.move_line(line, float(p))
+        ctx.record("position", p, "selected position p")
+
+    def _refresh_dimension_lines(self, ctx: Context) -> None:
+        j, hi = ctx.values.as_int("dimension"), float(int(ctx["shown"]["shown"]) - 1)
+        for key, line in (("dim", self.dim_line), ("vec_dim", self.vec_dim_line)):
+            self._set_bounds(line, key, hi)
+            styled.move_line(line, float(j))
+        ctx.record("dimension", j, "selected dimension j")
+
+    def _pixel_of(self, p: int) -> int | None:
+        """The image's pixel column that covers position ``p`` (None when not in view)."""
+        n = len(self.image_first)
+        if n == 0 or p < int(self.image_first[0]) or p > int(self.image_last[-1]):
+            return None
+        return int(np.searchsorted(self.image_first, p, side="right")) - 1
+
+    def _refresh_hover(self, ctx: Context) -> None:
+        v, st = ctx.values, ctx.style
+        if self._hover is not None:
+            p, j = self._hover
+            head = "Under the mouse:"
+        else:
+            p, j = v.as_int("position"), v.as_int("dimension")
+            head = "Selected (hover the heatmap for any cell, click to select):"
+        cell = HeatmapModel.cell(v, p, j)
+        html = f"<small>{head}</small><br>{self.cell_html(cell, v, st)}"
+        if self.image_mean_over > 1.0:
+            html = (
+                f"<b>Each pixel column = mean over ~{_int_text(round(self.image_mean_over))} "
+                "positions</b> <small>(one sampled position per pixel would alias into moiré "
+                "arcs; zoom in to see single positions)</small><br>" + html
+            )
+        r = self._pixel_of(p)
+        rows = np.nonzero(self.image_dims == j)[0]
+        if r is not None and len(rows) and self.image_last[r] > self.image_first[r]:
+            a, b = int(self.image_first[r]), int(self.image_last[r])
+            mean = float(self.image_table[r, rows[0]])
+            html += (
+                f"<br><small>its pixel column shows the mean over positions {_int_text(a)}…"
+                f"{_int_text(b)} ({_int_text(b - a + 1)} positions): <b>{signed(mean)}</b></small>"
+            )
+            ctx.record("pixel_mean", mean, f"mean of PE[{a}…{b}, {j}]")
+        self.hover_label.set_html(html)
+        ctx.record("cell", [p, j, float(cell["value"])], "(position, dimension, PE value)")
+
+    def cell_html(self, cell: Mapping[str, Any], values: Mapping[str, Any], st: Style) -> str:
+        """The formula of one entry with its numbers substituted (hover / selection text)."""
+        dim, layout = int(values["dim"]), str(values["layout"])
+        b = _base_text(float(values["base"]))
+        p, j, fn = int(cell["position"]), int(cell["dimension"]), str(cell["function"])
+        i, e = int(cell["pair"]), int(cell["exponent"])
+        pt = _int_text(p)
+        if layout == "interleaved":
+            plus = "" if fn == "sin" else " + 1"
+            where = f"interleaved: column {j} = 2·{i}{plus} → {fn} of pair i = {i}"
+        else:
+            half = dim // 2
+            where = (
+                f"concat: column {j} {'<' if fn == 'sin' else '≥'} d/2 = {half} → {fn} half, "
+                f"pair i = {i}"
+            )
+        return (
+            span(st, fn, f"<b>PE[{pt}, {j}]</b>")
+            + f" = {fn}({pt} · {b}<sup>−{e}/{dim}</sup>) = {fn}({pt} · "
+            f"{sig(float(cell['omega']), 4)}) = {fn}({num(float(cell['angle']), 4)}) = "
+            f"<b>{signed(float(cell['value']))}</b>"
+            f"<br><small>{where}; partner column {int(cell['partner'])} holds {_other(fn)}"
+            f"({pt} · ω<sub>{i}</sub>)</small>"
+        )
+
+    # -- vector -------------------------------------------------------------------------------
+    def _refresh_vector(self, ctx: Context) -> None:
+        v, st = ctx.values, ctx.style
+        vec = np.asarray(ctx["vector"]["vector"], dtype=np.float64)
+        dim, p = v.as_int("dim"), v.as_int("position")
         idx = np.arange(dim)
-        is_sin = idx % 2 == 0 if self.state.as_str("layout") == "interleaved" else idx < dim // 2
+        is_sin = idx % 2 == 0 if v.as_str("layout") == "interleaved" else idx < dim // 2
         # Dots, one per column; thin lines only while the columns are few enough to follow
         # (for large d, neighbouring fast columns jump between -1 and 1 and lines become noise).
-        size = 8 if dim <= 128 else (5 if dim <= 512 else 3)
+        kind = "dot" if dim <= 128 else ("small" if dim <= 512 else "tiny")
         lines = dim <= 64
-        for item, mask, color in (
-            (self.vec_sin, is_sin, BLUE),
-            (self.vec_cos, ~is_sin, VERMILLION),
+        if self._vec_key != (kind, st):
+            self._vec_key = (kind, st)
+            self._templates.clear()  # their records carry the old size and pen
+            for dots in (self.vec_sin, self.vec_cos):
+                dots.setSize(st.marker(kind))
+                dots.setPen(st.pen("rim", "hair") if kind != "tiny" else QPen(Qt.PenStyle.NoPen))
+                full = np.zeros(MAX_DIM // 2)  # records for the largest d, cut per d below
+                dots.setData(full, full)
+                self._templates[id(dots)] = dots.data.copy()
+        empty = np.zeros(0)
+        for dots, line, mask in (
+            (self.vec_sin, self.vec_sin_line, is_sin),
+            (self.vec_cos, self.vec_cos_line, ~is_sin),
         ):
-            item.setData(vec[mask], idx[mask].astype(np.float64))
-            style = (size, lines)
-            if getattr(item, "_hm_style", None) != style:
-                item._hm_style = style
-                item.setPen(plots.pen(color, 1.2) if lines else None)
-                item.setSymbol("o")
-                item.setSymbolBrush(pg.mkBrush(color))
-                item.setSymbolPen(pg.mkPen("w", width=1) if size > 4 else None)
-                item.setSymbolSize(size)
-        self.vec_marker.setData([float(r["value"])], [float(j)])
-        self.vector_plot.setTitle(f"Vector PE[{_int_text(p)}, j]", size=plots.TITLE_PT)
+            x, y = vec[mask], idx[mask].astype(np.float64)
+            _move_points(dots, x, y, self._templates)
+            if lines:
+                line.setData(x, y)
+            else:
+                line.setData(empty, empty)
+        ctx.record("vector", vec, f"PE[{p}, j]")
+        ctx.record("is_sin", is_sin, "column holds a sine")
 
-    def _refresh_wavelengths(self, r: dict[str, Any], positions: int, dim: int) -> None:
-        lam = np.asarray(r["wavelength"], dtype=np.float64)
-        i = np.arange(dim // 2, dtype=np.float64)
-        span = int(r["span"])
-        k = int(r["full_turn_pairs"])  # λ is increasing: pairs 0…k-1 complete a turn
-        symbol = "o" if dim // 2 <= SYMBOLS_MAX else None
-        for item, sl, color in (
-            (self.wl_full, slice(0, k), GREEN),
-            (self.wl_never, slice(k, None), ORANGE),
-        ):
-            item.setData(i[sl], lam[sl])
-            if item.opts["symbol"] != symbol:
+    def _refresh_vector_marker(self, ctx: Context) -> None:
+        value, j = float(ctx["cell"]["value"]), ctx.values.as_int("dimension")
+        _move_points(self.vec_marker, np.array([value]), np.array([float(j)]))
+        ctx.record("marker", [value, float(j)], "(PE[p, j], j)")
+
+    # -- curves -------------------------------------------------------------------------------
+    def _refresh_curves(self, ctx: Context) -> None:
+        v, st, col = ctx.values, ctx.style, ctx["column"]
+        positions, dim, base = v.as_int("positions"), v.as_int("dim"), v.as_float("base")
+        layout = _layout(v.as_str("layout"))
+        j, partner = v.as_int("dimension"), int(col["partner"])
+        fn = str(col["function"])
+        cx0, cx1 = self.curve_vb.viewRange()[0]
+        lo, hi = max(cx0, 0.0), min(cx1, float(positions - 1))
+        n = _pixels(self.curve_vb, True)
+        self.curve_is_band = False
+        empty = np.zeros(0)
+        if hi - lo <= n:
+            if hi <= lo:  # a single position (or the view is off the table)
+                x = np.array([min(max(lo, 0.0), float(positions - 1))])
+            else:
+                x = np.linspace(lo, hi, max(n, 64))  # one sample per pixel
+            y = sinusoidal_columns(torch.from_numpy(x), [j, partner], dim, base, layout=layout)
+            ys = y.numpy()
+            sel_x, sel_y, par_x, par_y = x, ys[:, 0], x, ys[:, 1]
+            aa, envelope, connect = True, False, "all"
+        else:
+            envelope, connect = True, "pairs"  # one vertical segment (min → max) per pixel
+            edges = torch.linspace(lo, hi, n + 1, dtype=torch.float64)
+            centres = (0.5 * (edges[:-1] + edges[1:])).numpy()
+            xx = np.repeat(centres, 2)
+            bands, is_band = [], []
+            for c in (j, partner):
+                bot, top = sinusoidal_column_envelope(edges, c, dim, base, layout=layout)
+                bands.append(torch.stack((bot, top), dim=1).reshape(-1).numpy())
+                is_band.append(bool(((top - bot) > 1.0).double().mean() > 0.5))
+            self.curve_is_band = is_band[0]
+            # A band of near-vertical segments: antialiasing (and width) there costs several
+            # times the paint time and changes nothing visible; a partner band lies entirely
+            # under the selected one, so it is not drawn at all.
+            aa = not self.curve_is_band
+            sel_x, sel_y = xx, bands[0]
+            par_x, par_y = (empty, empty) if all(is_band) else (xx, bands[1])
+        thin = self.curve_is_band
+        pens = (fn, thin, st)
+        if pens != self._curve_pens:
+            self._curve_pens = pens
+            self.sel_curve.setPen(st.pen(fn, "hair" if thin else "thick"))
+            self.partner_curve.setPen(st.pen(_other(fn), "hair" if thin else "line"))
+            self.sel_samples.setBrush(st.brush(fn))
+            self.partner_samples.setBrush(st.brush(_other(fn)))
+        self.sel_curve.setData(sel_x, sel_y, antialias=aa, connect=connect)
+        self.partner_curve.setData(par_x, par_y, antialias=aa, connect=connect)
+        first, last = math.ceil(lo), math.floor(hi)
+        if 0 <= last - first + 1 <= CURVE_DOTS_MAX:
+            ints = np.arange(first, last + 1, dtype=np.float64)
+            y = sinusoidal_columns(torch.from_numpy(ints), [j, partner], dim, base, layout=layout)
+            samples = y.numpy()
+        else:
+            ints, samples = empty, np.zeros((0, 2))
+        _move_points(self.sel_samples, ints, samples[:, 0])
+        _move_points(self.partner_samples, ints, samples[:, 1])
+        ctx.record("x", sel_x, "position p", "positions")
+        ctx.record("selected", sel_y, f"PE[p, {j}] (min, max pairs when drawn as a band)")
+        ctx.record("partner_x", par_x, "position p", "positions")
+        ctx.record("partner", par_y, f"PE[p, {partner}]")
+        ctx.record("envelope", envelope, "drawn as (min, max) pairs per pixel column")
+        ctx.record("is_band", self.curve_is_band, "mostly a full-height band")
+        ctx.record("sample_positions", ints, "integer positions", "positions")
+        ctx.record("selected_samples", samples[:, 0], f"PE[p, {j}] at integer p")
+        ctx.record("partner_samples", samples[:, 1], f"PE[p, {partner}] at integer p")
+
+    def _refresh_curve_markers(self, ctx: Context) -> None:
+        c, p = ctx["cell"], float(ctx.values.as_int("position"))
+        values = [float(c["value"]), float(c["partner_value"])]
+        _move_points(self.curve_markers, np.array([p, p]), np.array(values))
+        ctx.record("markers", values, "PE[p, j] and PE[p, partner]")
+
+    def _refresh_curve_label(self, ctx: Context) -> None:
+        v, st, col = ctx.values, ctx.style, ctx["column"]
+        positions, j = v.as_int("positions"), v.as_int("dimension")
+        fn, other = str(col["function"]), str(col["partner_function"])
+        pair, partner = int(col["pair"]), int(col["partner"])
+        turns = float(ctx["turns"]["turns"])
+        text = (
+            span(st, fn, f"<b>PE[p, {j}] = {fn}(p·ω<sub>{pair}</sub>)</b>")
+            + " and its partner "
+            + span(st, other, f"<b>PE[p, {partner}] = {other}(p·ω<sub>{pair}</sub>)</b>")
+            + f", ω<sub>{pair}</sub> = {sig(float(col['omega']), 5)}, λ = "
+            f"{sig(float(col['selected_wavelength']))}: {num(turns, 2)} turns over positions "
+            f"0…{_int_text(positions - 1)}."
+        )
+        if self.curve_is_band:
+            text += (
+                "<br><i>Oscillates faster than the pixels here: each pixel column shows the "
+                "band from the curve's minimum to its maximum over the positions it covers; "
+                "zoom in.</i>"
+            )
+        self.curve_label.set_html(text)
+        ctx.record("turns", turns, "turns over positions 0…L−1")
+
+    # -- wavelengths --------------------------------------------------------------------------
+    def _refresh_wavelengths(self, ctx: Context) -> None:
+        st, spec = ctx.style, ctx["spectrum"]
+        lam = np.asarray(spec["wavelength"], dtype=np.float64)
+        pairs = int(spec["pairs"])
+        i = np.arange(pairs, dtype=np.float64)
+        span_ = int(spec["span"])
+        k = int(spec["full_turn_pairs"])  # λ is increasing: pairs 0…k-1 complete a turn
+        symbol = "o" if pairs <= SYMBOLS_MAX else None
+        self.wl_full.setData(i[:k], lam[:k])
+        self.wl_never.setData(i[k:], lam[k:])
+        if self._wl_key != (symbol, st):
+            self._wl_key = (symbol, st)
+            for item, role in ((self.wl_full, "accent"), (self.wl_never, "third")):
                 item.setSymbol(symbol)
-                item.setSymbolBrush(pg.mkBrush(color))
-                item.setSymbolPen(pg.mkPen("w", width=1))
-                item.setSymbolSize(9)
-        pair = int(r["pair"])
-        self.wl_selected.setData([float(pair)], [float(lam[pair])])
-        top = max(float(lam[-1]), float(span), 2 * math.pi)
-        self.wl_plot.setYRange(math.log10(2 * math.pi) - 0.25, math.log10(top) + 0.6, padding=0)
-        self.wl_plot.setXRange(-0.5, dim // 2 - 0.5, padding=0.02)
-        self.span_line.setVisible(span >= 1)
-        if span >= 1:
-            self.span_line.setValue(math.log10(span))
-            self.span_line.label.setFormat(f"last position L−1 = {_int_text(span)}")
+                item.setSymbolBrush(st.brush(role))
+                item.setSymbolPen(st.pen("rim", "hair"))
+                item.setSymbolSize(st.marker("dot"))
+        top = max(float(lam[-1]), float(span_), 2 * math.pi)
+        # the top snapped to half decades: the axes re-lay out only when it really moves
+        ranges = (math.log10(2 * math.pi) - 0.25, math.ceil(2 * math.log10(top) + 1) / 2, pairs)
+        if ranges != self._wl_ranges:  # re-setting unchanged ranges re-lays out the axes
+            self._wl_ranges = ranges
+            self.wl_plot.setYRange(ranges[0], ranges[1], padding=0)
+            self.wl_plot.setXRange(-0.5, pairs - 0.5, padding=0.02)
+            _settle(self.wl_plot.getViewBox())
+        self.span_line.setVisible(span_ >= 1)
+        if span_ >= 1:
+            self.span_line.setValue(math.log10(span_))
+            self.span_line.label.setFormat(f"last position L−1 = {_int_text(span_)}")
+        ctx.record("pair", i, "pair i")
+        ctx.record("wavelength", lam, "λ_i = 2π/ω_i", "positions")
+        ctx.record("span", span_, "last position L−1", "positions")
 
-    def _refresh_labels(self, r: dict[str, Any]) -> None:
-        s = self.state
-        dim, base, layout = s.as_int("dim"), s.as_float("base"), s.as_str("layout")
-        p, j = s.as_int("position"), s.as_int("dimension")
-        positions = s.as_int("positions")
-        fn, other = str(r["function"]), str(r["partner_function"])
-        pair, partner = int(r["pair"]), int(r["partner"])
-        b = _base_text(base)
+    def _refresh_wavelength_marker(self, ctx: Context) -> None:
+        col = ctx["column"]
+        pair, lam = float(col["pair"]), float(col["selected_wavelength"])
+        self.wl_selected.setData([pair], [lam])
+        ctx.record("marker", [pair, lam], "(i, λ_i) of the selected column", "positions")
+
+    def _refresh_turns_label(self, ctx: Context) -> None:
+        st, spec = ctx.style, ctx["spectrum"]
+        positions = ctx.values.as_int("positions")
+        k, n, never = (int(spec[key]) for key in ("full_turn_pairs", "pairs", "never_turn_pairs"))
+        self.turns_label.set_html(
+            span(st, "accent", f"<b>{k} of {n} pairs</b>")
+            + f" complete ≥ 1 full turn within positions 0…{_int_text(positions - 1)} "
+            "(λ<sub>i</sub> ≤ L−1); " + span(st, "third", f"<b>{never}</b>") + " never do."
+        )
+        ctx.record("full_turn_pairs", k, "pairs with ≥ 1 full turn")
+        ctx.record("never_turn_pairs", never, "pairs that never turn fully")
+
+    # -- labels -------------------------------------------------------------------------------
+    def _refresh_formula(self, ctx: Context) -> None:
+        v = ctx.values
+        dim, layout, positions = v.as_int("dim"), v.as_str("layout"), v.as_int("positions")
+        b = _base_text(v.as_float("base"))
         half = dim // 2
         if layout == "interleaved":
             this = (
@@ -571,184 +945,40 @@ class HeatmapPanel(Panel):
             f"{b}<sup>−2i/{dim}</sup>, i = 0…{half - 1}; &nbsp; positions p = 0…"
             f"{_int_text(positions - 1)}. Colour scale fixed to [−1, 1]."
         )
+        ctx.record("base", v.as_float("base"), "base")
+
+    def _refresh_readouts(self, ctx: Context) -> None:
+        v = ctx.values
+        col, c, vec, spec = ctx["column"], ctx["cell"], ctx["vector"], ctx["spectrum"]
+        p, j = v.as_int("position"), v.as_int("dimension")
+        fn, other = str(col["function"]), str(col["partner_function"])
+        pair, partner = int(col["pair"]), int(col["partner"])
         self.readout_label.set_html(
-            plots.table_html(
+            styled.table_html(
                 [
                     ("Position p", _int_text(p)),
                     ("Dimension j", f"{j} = {fn} of pair i = {pair}"),
                     ("Partner column", f"{partner} ({other})"),
-                    ("ω<sub>i</sub> = base<sup>−2i/d</sup>", sig(float(r["omega"]), 5)),
-                    ("Frequency ω<sub>i</sub>/2π", f"{sig(float(r['frequency']))} turns/pos"),
-                    ("Wavelength λ<sub>i</sub>", f"{sig(float(r['selected_wavelength']))} pos"),
-                    ("Angle p·ω<sub>i</sub>", f"{num(float(r['angle']), 4)} rad"),
-                    (f"PE[p, {j}]", signed(float(r["value"]))),
-                    (f"PE[p, {partner}]", signed(float(r["partner_value"]))),
-                    ("|PE[p]|² (= d/2)", num(float(r["vector_norm_sq"]), 4)),
-                    ("Pairs with ≥ 1 full turn", f"{r['full_turn_pairs']} of {r['pairs']}"),
+                    ("ω<sub>i</sub> = base<sup>−2i/d</sup>", sig(float(col["omega"]), 5)),
+                    ("Frequency ω<sub>i</sub>/2π", f"{sig(float(col['frequency']))} turns/pos"),
+                    ("Wavelength λ<sub>i</sub>", f"{sig(float(col['selected_wavelength']))} pos"),
+                    ("Angle p·ω<sub>i</sub>", f"{num(float(c['angle']), 4)} rad"),
+                    (f"PE[p, {j}]", signed(float(c["value"]))),
+                    (f"PE[p, {partner}]", signed(float(c["partner_value"]))),
+                    ("|PE[p]|² (= d/2)", num(float(vec["vector_norm_sq"]), 4)),
+                    (
+                        "Pairs with ≥ 1 full turn",
+                        f"{spec['full_turn_pairs']} of {spec['pairs']}",
+                    ),
                 ]
             )
         )
-        self._curve_text = (
-            f"<span style='color:{fn_color(fn)}'><b>PE[p, {j}] = {fn}(p·ω<sub>{pair}</sub>)"
-            f"</b></span> and its partner <span style='color:{fn_color(other)}'><b>PE[p, "
-            f"{partner}] = {other}(p·ω<sub>{pair}</sub>)</b></span>, ω<sub>{pair}</sub> = "
-            f"{sig(float(r['omega']), 5)}, λ = {sig(float(r['selected_wavelength']))}: "
-            f"{num(float(r['turns']), 2)} turns over positions 0…{_int_text(positions - 1)}."
-        )
-        k, n = int(r["full_turn_pairs"]), int(r["pairs"])
-        self.turns_label.set_html(
-            f"<span style='color:{GREEN}'><b>{k} of {n} pairs</b></span> complete ≥ 1 full "
-            f"turn within positions 0…{_int_text(positions - 1)} (λ<sub>i</sub> ≤ L−1); "
-            f"<span style='color:{ORANGE}'><b>{int(r['never_turn_pairs'])}</b></span> never do."
-        )
-        self.sel_samples.setBrush(pg.mkBrush(fn_color(fn)))
-        self.partner_samples.setBrush(pg.mkBrush(fn_color(other)))
-        self.curve_markers.setData(
-            [float(p), float(p)], [float(r["value"]), float(r["partner_value"])]
-        )
-
-    def cell_html(self, cell: dict[str, Any]) -> str:
-        """The formula of one entry with its numbers substituted (hover / selection text)."""
-        s = self.state
-        dim, layout = s.as_int("dim"), s.as_str("layout")
-        b = _base_text(s.as_float("base"))
-        p, j, fn = int(cell["position"]), int(cell["dimension"]), str(cell["function"])
-        i, e = int(cell["pair"]), int(cell["exponent"])
-        other = "cos" if fn == "sin" else "sin"
-        pt = _int_text(p)
-        if layout == "interleaved":
-            where = f"interleaved: column {j} = 2·{i}{'' if fn == 'sin' else ' + 1'} → {fn} of pair i = {i}"  # noqa: E501
-        else:
-            half = dim // 2
-            where = (
-                f"concat: column {j} {'<' if fn == 'sin' else '≥'} d/2 = {half} → {fn} half, "
-                f"pair i = {i}"
-            )
-        return (
-            f"<span style='color:{fn_color(fn)}'><b>PE[{pt}, {j}]</b></span> = "
-            f"{fn}({pt} · {b}<sup>−{e}/{dim}</sup>) = {fn}({pt} · {sig(float(cell['omega']), 4)}) "
-            f"= {fn}({num(float(cell['angle']), 4)}) = <b>{signed(float(cell['value']))}</b>"
-            f"<br><small>{where}; partner column {int(cell['partner'])} holds {other}"
-            f"({pt} · ω<sub>{i}</sub>)</small>"
-        )
-
-    def _show_hover(self) -> None:
-        s = self.state
-        values = s.values()
-        if self._hover is not None:
-            cell = HeatmapModel.cell(values, *self._hover)
-            head = "Under the mouse:"
-        else:
-            cell = HeatmapModel.cell(values, s.as_int("position"), s.as_int("dimension"))
-            head = "Selected (hover the heatmap for any cell, click to select):"
-        self.hover_label.set_html(f"<small>{head}</small><br>{self.cell_html(cell)}")
-
-    # -- view-dependent recompute -----------------------------------------------------------
-    def _schedule_view(self, *_: object) -> None:
-        if not self._view_timer.isActive():
-            self._view_timer.start()
-
-    def update_view(self) -> None:
-        """Recompute the image and the position curves for the current view (if it changed)."""
-        self._view_timer.stop()
-        key = (
-            self._generation,
-            tuple(map(tuple, self.heat_vb.viewRange())),
-            _pixels(self.heat_vb, True),
-            _pixels(self.heat_vb, False),
-            tuple(self.curve_vb.viewRange()[0]),
-            _pixels(self.curve_vb, True),
-        )
-        if key == self._view_key:
-            return
-        self._view_key = key
-        import time
-
-        start = time.perf_counter()
-        self._update_image()
-        self._update_curves()
-        self.last_view_seconds = time.perf_counter() - start
-
-    def _update_image(self) -> None:
-        s = self.state
-        positions = s.as_int("positions")
-        shown = self._shown()
-        (x0, x1), (y0, y1) = self.heat_vb.viewRange()
-        rows, xs, xw = axis_samples(x0, x1, positions, _pixels(self.heat_vb, True))
-        cols, ys, yh = axis_samples(y0, y1, shown, _pixels(self.heat_vb, False))
-        table = HeatmapModel.table(s.values(), torch.from_numpy(rows), torch.from_numpy(cols))
-        self.image_positions, self.image_dims = rows, cols
-        self.image_table = table.numpy()
-        self.image.setImage(
-            np.ascontiguousarray(self.image_table.T, dtype=np.float32), autoLevels=False
-        )
-        self.image.setRect(xs, ys, xw, yh)
-        self._image_rect = (xs, ys, xw, yh)
-
-    def _update_curves(self) -> None:
-        s = self.state
-        values = s.values()
-        positions = s.as_int("positions")
-        j = s.as_int("dimension")
-        _, _, partner = column_role(s.as_int("dim"), s.as_str("layout"), j)
-        cx0, cx1 = self.curve_vb.viewRange()[0]
-        lo, hi = max(cx0, 0.0), min(cx1, float(positions - 1))
-        n = _pixels(self.curve_vb, True)
-        self.curve_is_band = False
-        empty = np.zeros(0)
-        if hi <= lo:  # a single position (or the view is off the table)
-            x = np.array([min(max(lo, 0.0), float(positions - 1))])
-            y = HeatmapModel.table(values, torch.from_numpy(x), [j, partner]).numpy()
-            self.sel_curve.setData(x, y[:, 0], antialias=True)
-            self.partner_curve.setData(x, y[:, 1], antialias=True)
-        elif hi - lo <= n:
-            x = np.linspace(lo, hi, max(2 * n, 64))
-            y = HeatmapModel.table(values, torch.from_numpy(x), [j, partner]).numpy()
-            self.sel_curve.setData(x, y[:, 0], antialias=True)
-            self.partner_curve.setData(x, y[:, 1], antialias=True)
-        else:
-            edges = torch.linspace(lo, hi, n + 1, dtype=torch.float64)
-            centres = (0.5 * (edges[:-1] + edges[1:])).numpy()
-            xx = np.repeat(centres, 2)
-            bands, is_band = [], []
-            for col in (j, partner):
-                bot, top = HeatmapModel.envelope(values, col, edges)
-                bands.append(torch.stack((bot, top), dim=1).reshape(-1).numpy())
-                is_band.append(bool(((top - bot) > 1.0).float().mean() > 0.5))
-            self.curve_is_band = is_band[0]
-            # A band of near-vertical segments: antialiasing (and width) there costs several
-            # times the paint time and changes nothing visible; a partner band lies entirely
-            # under the selected one, so it is not drawn at all.
-            aa = not self.curve_is_band
-            self.sel_curve.setData(xx, bands[0], antialias=aa)
-            if all(is_band):
-                self.partner_curve.setData(empty, empty)
-            else:
-                self.partner_curve.setData(xx, bands[1], antialias=aa)
-        first, last = math.ceil(lo), math.floor(hi)
-        if 0 <= last - first + 1 <= CURVE_DOTS_MAX:
-            ints = np.arange(first, last + 1, dtype=np.float64)
-            y = HeatmapModel.table(values, torch.from_numpy(ints), [j, partner]).numpy()
-            self.sel_samples.setData(ints, y[:, 0])
-            self.partner_samples.setData(ints, y[:, 1])
-        else:
-            self.sel_samples.setData(empty, empty)
-            self.partner_samples.setData(empty, empty)
-        fn = "sin" if column_role(s.as_int("dim"), s.as_str("layout"), j)[1] else "cos"
-        other = "cos" if fn == "sin" else "sin"
-        thin = self.curve_is_band
-        self.sel_curve.setPen(plots.pen(fn_color(fn), 1.0 if thin else 2.6))
-        self.partner_curve.setPen(plots.pen(fn_color(other), 1.0 if thin else 1.8))
-        self.curve_plot.setTitle(
-            f"Column j = {j} ({fn}) and its partner {partner}", size=plots.TITLE_PT
-        )
-        note = (
-            "<br><i>Oscillates faster than the pixels here: each pixel column shows the band "
-            "from the curve's minimum to its maximum over the positions it covers; zoom in.</i>"
-            if self.curve_is_band
-            else ""
-        )
-        self.curve_label.set_html(self._curve_text + note)
+        ctx.record(
+            "numbers",
+            [float(col["omega"]), float(c["angle"]), float(c["value"]), float(c["partner_value"]),
+             float(vec["vector_norm_sq"])],
+            "ω_i, angle p·ω_i, PE[p, j], PE[p, partner], |PE[p]|²",
+        )  # fmt: skip
 
 
 PANEL = HeatmapPanel

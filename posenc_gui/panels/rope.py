@@ -2,78 +2,75 @@
 
 Top left: the selected pair of q and k before (dashed) and after (solid) rotation by ``m·θ_i``
 and ``n·θ_i`` on a circle. Top right: the score ``<R_m q, R_n k>`` as a function of the relative
-distance ``r = m − n`` only (one row, computed at the plot's pixel resolution for the visible
-range) with a draggable marker at the current distance. Bottom left: the score matrix over a
-window of (m, n), built from that one row (Toeplitz: constant along diagonals). Bottom right:
-the long-term decay, ``|score|`` against the RoFormer bound of eq. (37), on a log axis.
-The side column shows the invariance (same distance at the origin, computed independently) and
-the interleaved-vs-half layout check.
+distance ``r = m − n`` only, at *every* integer distance of the visible range, drawn as a
+per-pixel-column min/max envelope when there are more distances than pixels (so no peak, such as
+r = 0, is lost), with a draggable marker at the current distance. Bottom left: the score matrix
+over a window of (m, n), built from one row (Toeplitz: constant along diagonals). Bottom right:
+the long-term decay, the per-column maximum of ``|score|`` against the RoFormer bound of
+eq. (37), on a log axis. The side column shows the invariance (same distance at the origin,
+computed independently) and the interleaved-vs-half layout check.
+
+Views and what they depend on: the curves follow q, k, base, layout, the distance range and the
+visible x range (``"x_range"``, zoom and resize) — never m or n, which only move the markers;
+the eq. (37) bound over a long range is computed on a worker thread (``"bound_ready"``) and
+appears when done. The circle and the read-outs follow the read-out groups of the model.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
+import shiboken6
 import torch
-from PySide6.QtCore import QPointF, Qt, QTimer
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import QObject, QPointF, Signal
+from PySide6.QtWidgets import QWidget
 
 from posenc_gui import core
-from posenc_gui.panels.base import Panel
+from posenc_gui.core.rope import (
+    minmax_bins,
+    nice_ceil,
+    rope_abel_sums,
+    rope_score_range,
+    rope_score_toeplitz,
+)
+from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.rope import (
     LAYOUTS,
     MAX_POSITION,
     TAU,
+    VECTOR_INPUTS,
     RopeModel,
-    bound_coefficient,
+    rope_layout,
+    vectors,
 )
-from posenc_gui.widgets import plots
-from posenc_gui.widgets.controls import ControlGroup
+from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
-from posenc_gui.widgets.plots import BLACK, BLUE, GREEN, GREY, VERMILLION, FormulaLabel, make_plot
+from posenc_gui.widgets.styled import FormulaLabel, span
+from posenc_gui.widgets.views import Context
 
-#: At most this many distances are sampled across the visible part of the score-vs-distance
-#: plots; fewer on a narrow plot (two per pixel of the plot's width, at least MIN_SAMPLES).
-CURVE_SAMPLES = 2000
-MIN_SAMPLES = 400
+#: The curves are binned to at least this many pixel columns (before the plot is laid out).
+MIN_COLUMNS = 400
 #: Digits after the decimal point for the scores in the invariance readout.
 SCORE_DIGITS = 8
 TYPED_PARAMS = ("q0", "q1", "k0", "k1")
+#: Inputs of the score-vs-distance curves: never m or n.
+CURVE_INPUTS = ("qk", "dim", "base", "layout", "range_max", "x_range")
+#: The eq. (37) bound is computed in the refresh up to this many (distance, pair) terms, on the
+#: worker thread above (about 5 ms of work here).
+SYNC_BOUND_TERMS = 300_000
+#: Distances per block of the background bound (it checks between blocks whether still wanted).
+BOUND_BLOCK = 8192
 
 
-def _layout(name: str) -> core.RopeLayout:
-    return "interleaved" if name == "interleaved" else "half"
+class _Relay(QObject):
+    """Carries "the background bound is done" from the worker thread to the GUI thread."""
 
-
-def nice_ceil(x: float) -> float:
-    """Smallest 'nice' number (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k) >= ``x`` (1 for x <= 0)."""
-    if not math.isfinite(x) or x <= 0:
-        return 1.0
-    e = math.floor(math.log10(x))
-    for c in (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0):
-        v = c * 10.0**e
-        if x <= v * (1 + 1e-12):
-            return v
-    return 10.0 ** (e + 1)
-
-
-def curve_offsets(lo: float, hi: float, samples: int = CURVE_SAMPLES) -> np.ndarray:
-    """Integer distances covering ``[lo, hi]``: all of them if few, else ``samples`` of them."""
-    a, b = math.ceil(lo), math.floor(hi)
-    if b < a:
-        return np.array([round((lo + hi) / 2)], dtype=np.float64)
-    if b - a + 1 <= samples:
-        return np.arange(a, b + 1, dtype=np.float64)
-    return np.unique(np.round(np.linspace(a, b, samples)))
-
-
-def score_matrix(row: np.ndarray, size: int) -> np.ndarray:
-    """``S[a, b] = row[a − b + size − 1]``: the Toeplitz matrix of one row of 2·size − 1 scores."""
-    a = np.arange(size)
-    return np.ascontiguousarray(row[a[:, None] - a[None, :] + size - 1], dtype=np.float32)
+    done = Signal()
 
 
 class RopePanel(Panel):
@@ -82,184 +79,195 @@ class RopePanel(Panel):
     model = RopeModel
 
     def build(self) -> None:
-        s = self.state
-        self._last_mn = (s.as_int("m"), s.as_int("n"))
-        self._locking = False
-        self._curve_key: tuple[object, ...] | None = None
-        self._range_max_shown: int | None = None
-        self._curve_step = 1.0
-        self.readouts_cache: dict[str, Any] = {}
-        self.curve_arrays: tuple[np.ndarray, ...] = ()
-        self.matrix_levels = 1.0
-        self.matrix_data = np.zeros((1, 1), dtype=np.float32)
+        b = self.book
+        self._range_shown: int | None = None
+        self._curve_key: tuple[Any, ...] | None = None
+        self._curve: dict[str, np.ndarray] = {}
+        self._curve_group = 1
+        self._matrix_key: tuple[Any, ...] | None = None
+        self._window_shown: tuple[int, int, int] | None = None
+        self._circle_lim: float | None = None
+        self._decay_yrange: tuple[float, float] | None = None
+        self._curve_yrange: tuple[float, float] | None = None
+        # the eq. (37) bound over long ranges: computed on one worker thread, latest wins
+        self._executor: ThreadPoolExecutor | None = None
+        self._bound_future: Future[np.ndarray | None] | None = None
+        self._bound_want: tuple[Any, ...] | None = None
+        self._bound_results: dict[tuple[Any, ...], np.ndarray] = {}
+        self._relay = _Relay(self)
+        self._relay.done.connect(self._on_bound_done)
+        self.destroyed.connect(self._stop_worker)
+
+        self.derive("qk", VECTOR_INPUTS, lambda ctx: vectors(ctx.values))
 
         # ---- side column: controls and readouts --------------------------------------------
         pos_box = self.controls("Positions", "m", "n", "lock")
-        self.invariance_label = FormulaLabel("invariance_readout", self)
+        self.invariance_label = FormulaLabel("invariance_readout", self, b)
         freq_box = self.controls("Frequencies and layout", "dim", "base", "pair", "layout")
-        self.pair_label = FormulaLabel("pair_readout", self)
-        self.vec_box: ControlGroup = self.controls("Query and key vectors", "vectors", "seed")
-        self.vec_box.add_all(*TYPED_PARAMS)
+        self.pair_label = FormulaLabel("pair_readout", self, b)
+        self.vec_box = self.controls("Query and key vectors", "vectors", "seed", *TYPED_PARAMS)
         view_box = self.controls("Views", "range_max", "window")
-        side = QVBoxLayout()
-        for w in (pos_box, self.invariance_label, freq_box, self.pair_label, self.vec_box):
-            side.addWidget(w)
-        side.addWidget(view_box)
-        side.addStretch(1)
-        side_widget = QWidget(self)
-        side_widget.setLayout(side)
-        scroll = QScrollArea(self)
-        scroll.setObjectName("rope_side_scroll")
-        scroll.setWidget(side_widget)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setMinimumWidth(450)
-        scroll.setMaximumWidth(520)
 
         # ---- circle of the selected pair -----------------------------------------------------
-        self.circle_plot = make_plot(
-            self, "circle_plot", "Pair i before and after rotation", "1st component",
+        self.circle_plot = styled.plot(
+            b, self, "circle_plot", "Pair i before and after rotation", "1st component",
             "2nd component",
         )  # fmt: skip
         self.circle_plot.setAspectLocked(True)
-        self.circle_plot.setMouseEnabled(x=False, y=False)
-        self.circle_plot.hideButtons()
-        self.q_circle = plots.curve(self.circle_plot, GREY, 1.2)
-        self.q_circle.setPen(plots.pen(BLUE, 1.0, Qt.PenStyle.DotLine))
-        self.k_circle = plots.curve(self.circle_plot, GREY, 1.2)
-        self.k_circle.setPen(plots.pen(VERMILLION, 1.0, Qt.PenStyle.DotLine))
-        self.q_arc = plots.curve(self.circle_plot, BLUE, 2.0)
-        self.k_arc = plots.curve(self.circle_plot, VERMILLION, 2.0)
-        self.between_arc = plots.curve(self.circle_plot, GREEN, 3.0)
-        self.q_before = plots.curve(self.circle_plot, BLUE, 2.0, connect="finite")
-        self.q_before.setPen(plots.pen(BLUE, 2.0, Qt.PenStyle.DashLine))
-        self.k_before = plots.curve(self.circle_plot, VERMILLION, 2.0, connect="finite")
-        self.k_before.setPen(plots.pen(VERMILLION, 2.0, Qt.PenStyle.DashLine))
-        self.q_after = plots.curve(self.circle_plot, BLUE, 4.0, connect="finite")
-        self.k_after = plots.curve(self.circle_plot, VERMILLION, 4.0, connect="finite")
+        self.q_circle = styled.curve(b, self.circle_plot, "query", "hair", "dot")
+        self.k_circle = styled.curve(b, self.circle_plot, "key", "hair", "dot")
+        self.q_arc = styled.curve(b, self.circle_plot, "query", "line")
+        self.k_arc = styled.curve(b, self.circle_plot, "key", "line")
+        self.between_arc = styled.curve(b, self.circle_plot, "accent", "bold")
+        self.q_before = styled.curve(b, self.circle_plot, "query", "line", "dash", connect="finite")
+        self.k_before = styled.curve(b, self.circle_plot, "key", "line", "dash", connect="finite")
+        self.q_after = styled.curve(b, self.circle_plot, "query", "heavy", connect="finite")
+        self.k_after = styled.curve(b, self.circle_plot, "key", "heavy", connect="finite")
         # labels at the arrow tips (instead of a legend that would cover the circle)
         self.tip_texts = {
-            key: plots.text_item(self.circle_plot, color, anchor=(0.5, 0.5))
-            for key, color in (
-                ("q", BLUE), ("k", VERMILLION), ("Rq", BLUE), ("Rk", VERMILLION)
-            )
-        }  # fmt: skip
-        self.q_arc_text = plots.text_item(self.circle_plot, BLUE, anchor=(0.5, 0.5))
-        self.k_arc_text = plots.text_item(self.circle_plot, VERMILLION, anchor=(0.5, 0.5))
-        self.between_text = plots.text_item(self.circle_plot, GREEN, anchor=(0.5, 0.5))
-        self.circle_formula = FormulaLabel("circle_formula", self)
+            key: styled.text(b, self.circle_plot, role, anchor=(0.5, 0.5))
+            for key, role in (("q", "query"), ("k", "key"), ("Rq", "query"), ("Rk", "key"))
+        }
+        self.q_arc_text = styled.text(b, self.circle_plot, "query", anchor=(0.5, 0.5))
+        self.k_arc_text = styled.text(b, self.circle_plot, "key", anchor=(0.5, 0.5))
+        self.between_text = styled.text(b, self.circle_plot, "accent", anchor=(0.5, 0.5))
+        self.circle_formula = FormulaLabel("circle_formula", self, b)
 
         # ---- score vs relative distance ------------------------------------------------------
-        self.curve_plot = make_plot(
-            self, "score_curve_plot", "Score vs relative distance (depends on m − n only)",
-            "relative distance r = m − n", "score", legend=True,
+        self.curve_plot = styled.plot(
+            b, self, "score_curve_plot", "Score vs relative distance (depends on m − n only)",
+            "relative distance r = m − n", "score", mouse=(True, False),
         )  # fmt: skip
-        self.curve_plot.setMouseEnabled(x=True, y=False)
-        self.score_curve = plots.curve(self.curve_plot, BLUE, 2.0, name="score ⟨R_m q, R_n k⟩")
-        self.qk_curve = plots.curve(self.curve_plot, VERMILLION, 1.5, name="q = k (the key)")
-        self.distance_line = pg.InfiniteLine(
-            angle=90, movable=True, pen=plots.pen(BLACK, 1.5, Qt.PenStyle.DashLine),
-            hoverPen=plots.pen(BLACK, 3),
+        self.score_curve = styled.curve(b, self.curve_plot, "query", "line")
+        self.qk_curve = styled.curve(b, self.curve_plot, "key", "normal")
+        # more distances than pixels: one vertical segment from min to max per pixel column
+        # (crisp hairlines, ~10x cheaper to paint than a zig-zag through the extremes)
+        self.score_band = styled.curve(
+            b, self.curve_plot, "query", "hair", connect="pairs", antialias=False
+        )
+        self.qk_band = styled.curve(
+            b, self.curve_plot, "key", "hair", connect="pairs", antialias=False
+        )
+        for item in (self.qk_curve, self.qk_band):
+            item.setZValue(-1)  # the score of q, k in front
+        self.distance_line = styled.vline(
+            b, self.curve_plot, movable=True,
+            tooltip="Drag to change the distance m − n (keeps m, moves n)",
         )  # fmt: skip
-        self.distance_line.setToolTip("Drag to change the distance m − n (keeps m, moves n)")
-        self.curve_plot.addItem(self.distance_line)
-        self.distance_line.sigPositionChanged.connect(self._distance_dragged)
-        self.curve_dots = plots.dots(self.curve_plot, BLACK, 12)
-        self.curve_plot.sigXRangeChanged.connect(self._view_changed)
-        self.curve_formula = FormulaLabel("curve_formula", self)
+        self.bind_drag(self.distance_line, self._distance_dragged, self._distance_shown)
+        self.curve_dots = styled.dots(b, self.curve_plot, "ink", "large")
+        self.curve_formula = FormulaLabel("curve_formula", self, b)
+        vb = self.curve_plot.getPlotItem().getViewBox()
+        vb.sigXRangeChanged.connect(lambda *_: self.invalidate("x_range"))
+        vb.sigResized.connect(self._curve_resized)
+        self._curve_px = 0
 
         # ---- long-term decay (log) -----------------------------------------------------------
-        self.decay_plot = make_plot(
-            self, "decay_plot", "Long-term decay: |score| and the RoFormer bound (log scale)",
-            "relative distance r = m − n", "|score|", legend=True,
+        self.decay_plot = styled.plot(
+            b, self, "decay_plot", "Long-term decay: |score| and the RoFormer bound (log scale)",
+            "relative distance r = m − n", "|score|", mouse=(True, False),
         )  # fmt: skip
         self.decay_plot.setLogMode(x=False, y=True)
-        self.decay_plot.setMouseEnabled(x=True, y=False)
         self.decay_plot.setXLink(self.curve_plot)
-        self.abs_curve = plots.curve(self.decay_plot, BLUE, 1.5, name="|score|")
-        self.abs_qk_curve = plots.curve(self.decay_plot, VERMILLION, 1.2, name="|score|, q = k")
-        self.bound_curve = plots.curve(self.decay_plot, BLACK, 2.5, name="bound, eq. (37)")
-        self.decay_line = pg.InfiniteLine(angle=90, pen=plots.pen(BLACK, 1.5, Qt.PenStyle.DashLine))
-        self.decay_plot.addItem(self.decay_line)
+        self.abs_curve = styled.curve(b, self.decay_plot, "query", "normal")
+        self.abs_qk_curve = styled.curve(b, self.decay_plot, "key", "thin")
+        self.bound_curve = styled.curve(b, self.decay_plot, "ink", "thick")
+        self.decay_line = styled.vline(b, self.decay_plot)
 
         # ---- score matrix --------------------------------------------------------------------
-        self.matrix_plot = make_plot(
-            self, "score_matrix_plot", "Score matrix S[m, n]",
-            "key position n", "query position m",
+        self.matrix_plot = styled.plot(
+            b, self, "score_matrix_plot", "Score matrix S[m, n]", "key position n",
+            "query position m",
         )  # fmt: skip
         self.matrix_plot.invertY(True)
-        self.matrix_plot.setMouseEnabled(x=False, y=False)
-        self.matrix_plot.hideButtons()
-        self.matrix_image, self.matrix_bar = plots.heatmap(
-            self.matrix_plot, (-1.0, 1.0), plots.DIVERGING, label="score"
+        self.matrix_image, self.matrix_bar = styled.heatmap(
+            b, self.matrix_plot, (-1.0, 1.0), "diverging", label="score"
         )
-        self.matrix_plot.getPlotItem().showGrid(x=False, y=False)
-        self.diagonal_line = plots.curve(self.matrix_plot, BLACK, 1.5)
-        self.diagonal_line.setPen(plots.pen(BLACK, 1.5, Qt.PenStyle.DashLine))
-        self.matrix_dot = plots.dots(self.matrix_plot, BLACK, 12)
+        self.diagonal_line = styled.curve(b, self.matrix_plot, "ink", "normal", "dash")
+        self.matrix_dot = styled.dots(b, self.matrix_plot, "ink", "large")
         self.matrix_plot.scene().sigMouseClicked.connect(self._matrix_clicked)
         self.matrix_plot.setToolTip(
             "Click a cell to move the query to row m and the key to column n"
         )
 
         # ---- layout comparison ---------------------------------------------------------------
-        self.layout_label = FormulaLabel("layout_readout", self)
+        self.layout_label = FormulaLabel("layout_readout", self, b)
 
-        # ---- layout ----------------------------------------------------------------------
-        grid = QGridLayout()
-        grid.addWidget(self.circle_plot, 0, 0)
-        grid.addWidget(self.curve_plot, 0, 1)
-        grid.addWidget(self.circle_formula, 1, 0)
-        grid.addWidget(self.curve_formula, 1, 1)
-        grid.addWidget(self.matrix_plot, 2, 0)
-        grid.addWidget(self.decay_plot, 2, 1)
-        grid.addWidget(self.layout_label, 3, 0, 1, 2)
-        grid.setColumnStretch(0, 4)
-        grid.setColumnStretch(1, 5)
-        grid.setRowStretch(0, 5)
-        grid.setRowStretch(2, 5)
-        root = QHBoxLayout(self)
-        root.addWidget(scroll)
-        root.addLayout(grid, 1)
+        # ---- views ---------------------------------------------------------------------------
+        circle_inputs = ("pair", "query_key", "scores", "rotation")
+        circle_formula_inputs = (*circle_inputs, "frequency")
+        invariance_inputs = ("m", "n", "pair", "dim", "positions", "scores")
+        formula_inputs = (
+            "range_max",
+            "dim",
+            "x_range",
+            "positions",
+            "scores",
+            "query_key",
+            "bound",
+        )
+        matrix_inputs = ("qk", "base", "layout", "window", "matrix_window")
+        self.view("circle", self.circle_plot, circle_inputs, self._refresh_circle)
+        self.view(
+            "circle_formula",
+            self.circle_formula,
+            circle_formula_inputs,
+            self._refresh_circle_formula,
+        )
+        self.view("invariance", self.invariance_label, invariance_inputs, self._refresh_invariance)
+        self.view(
+            "pair_readout", self.pair_label, ("pair", "frequency", "query_key"),
+            self._refresh_pair_readout,
+        )  # fmt: skip
+        self.view("typed_controls", self.vec_box, ("vectors",), self._refresh_typed_controls)
+        self.view("curves", self.curve_plot, CURVE_INPUTS, self._refresh_curves)
+        self.view(
+            "decay", self.decay_plot, (*CURVE_INPUTS, "query_key", "bound_ready"),
+            self._refresh_decay,
+        )  # fmt: skip
+        self.view(
+            "distance_marker", self.curve_plot, ("positions", "scores"),
+            self._refresh_distance_marker,
+        )  # fmt: skip
+        self.view("curve_formula", self.curve_formula, formula_inputs, self._refresh_curve_formula)
+        self.view("matrix", self.matrix_plot, matrix_inputs, self._refresh_matrix)
+        self.view(
+            "matrix_marker", self.matrix_plot, ("m", "n", "window", "matrix_window"),
+            self._refresh_matrix_marker,
+        )  # fmt: skip
+        self.view("layouts", self.layout_label, ("layout", "dim", "layouts"), self._refresh_layouts)
 
-        # lock distance: a state handler, so every way of changing m or n obeys it
-        s.changed.connect(self._on_positions)
-        self.destroyed.connect(self._disconnect_positions)
-        # recompute the curves when the visible distance range changes (coalesced)
-        self._curve_timer = QTimer(self)
-        self._curve_timer.setSingleShot(True)
-        self._curve_timer.setInterval(0)
-        self._curve_timer.timeout.connect(self._refresh_curves)
+        self.place(
+            [pos_box, self.invariance_label, freq_box, self.pair_label, self.vec_box, view_box],
+            [
+                Cell(self.circle_plot, 0, 0), Cell(self.curve_plot, 0, 1),
+                Cell(self.circle_formula, 1, 0), Cell(self.curve_formula, 1, 1),
+                Cell(self.matrix_plot, 2, 0), Cell(self.decay_plot, 2, 1),
+                Cell(self.layout_label, 3, 0, 1, 2),
+            ],
+            row_stretch={0: 5, 2: 5}, col_stretch={0: 4, 1: 5},
+        )  # fmt: skip
 
-    # -- lock distance ------------------------------------------------------------------------
-    def _disconnect_positions(self, *_: object) -> None:
-        self.state.changed.disconnect(self._on_positions)
+    # -- view state (zoom of the distance plots) ------------------------------------------------
+    def view_state(self) -> dict[str, Any]:
+        """The visible distance range of the score plots, when zoomed: ``{"x_range": [lo, hi]}``."""
+        rng = self.state.as_int("range_max")
+        lo, hi = self.curve_plot.getPlotItem().getViewBox().viewRange()[0]
+        if abs(lo + rng) < 1e-9 * rng and abs(hi - rng) < 1e-9 * rng:
+            return {}
+        return {"x_range": [float(lo), float(hi)]}
 
-    def _on_positions(self, name: str, value: object) -> None:
-        """With ``lock`` on, a change of m alone moves n by the same amount (and vice versa)."""
-        if name not in ("m", "n"):
+    def restore_view_state(self, state: Mapping[str, Any]) -> None:
+        """Zoom the score plots back to a :meth:`view_state` (unknown keys are ignored)."""
+        xr = state.get("x_range")
+        if not (isinstance(xr, list | tuple) and len(xr) == 2):
             return
-        s = self.state
-        m, n = s.as_int("m"), s.as_int("n")
-        lm, ln = self._last_mn
-        self._last_mn = (m, n)
-        dm, dn = m - lm, n - ln
-        if self._locking or not s.get("lock") or (dm != 0) == (dn != 0):
-            return  # not locked, our own correction, or both moved in one update
-        dist = lm - ln
-        if dm:
-            new_n = min(max(n + dm, 0), MAX_POSITION)
-            new_m = new_n + dist
-        else:
-            new_m = min(max(m + dn, 0), MAX_POSITION)
-            new_n = new_m - dist
-        self._locking = True
-        try:
-            s.update({"m": new_m, "n": new_n})
-        finally:
-            self._locking = False
+        lo, hi = (float(x) for x in xr)
+        if math.isfinite(lo) and math.isfinite(hi) and lo < hi:
+            self.refresh_now()  # the range of the current range_max first, then the zoom
+            self.curve_plot.setXRange(lo, hi, padding=0.0)
 
-    # -- plot interaction -> state ------------------------------------------------------------
+    # -- plot interaction -> state --------------------------------------------------------------
     def _set_distance(self, r: int) -> None:
         """Keep m and move n so that m − n = r (moving m too at the ends of the range)."""
         m = self.state.as_int("m")
@@ -271,240 +279,437 @@ class RopePanel(Panel):
         if 0 <= m <= MAX_POSITION:
             self.state.update({"m": m, "n": n})
 
-    def _distance_dragged(self) -> None:
+    def _distance_dragged(self, x: float) -> None:
         rng = self.state.as_int("range_max")
-        r = round(min(max(float(self.distance_line.value()), -rng), rng))
-        self._set_distance(r)
+        self._set_distance(round(min(max(x, -rng), rng)))
 
-    def _matrix_clicked(self, event: object) -> None:
-        pos = event.scenePos()  # type: ignore[attr-defined]
+    def _distance_shown(self) -> float:
+        return float(self.state.as_int("m") - self.state.as_int("n"))
+
+    def _curve_resized(self, *_: object) -> None:
+        """Re-bin the curves when the plot's width in pixels changes (a height change does not
+        alter the per-pixel envelopes)."""
+        px = round(self.curve_plot.getPlotItem().getViewBox().width())
+        if px != self._curve_px:
+            self._curve_px = px
+            self.invalidate("x_range")
+
+    def _matrix_clicked(self, event: Any) -> None:
+        pos = event.scenePos()
         vb = self.matrix_plot.getPlotItem().getViewBox()
         if not vb.sceneBoundingRect().contains(pos):
             return
         p: QPointF = vb.mapSceneToView(pos)
-        r = self.readouts_cache
         size = self.state.as_int("window")
+        m0, n0 = RopeModel.window_starts(self.state.values())
         col, row = math.floor(p.x()), math.floor(p.y())
-        m0, n0 = int(r["window_m_start"]), int(r["window_n_start"])
         if m0 <= row < m0 + size and n0 <= col < n0 + size:
             self.state.update({"m": min(row, MAX_POSITION), "n": min(col, MAX_POSITION)})
 
-    def _view_changed(self, *_: object) -> None:
-        if not self._curve_timer.isActive():
-            self._curve_timer.start()
-
-    # -- state -> plots -----------------------------------------------------------------------
-    def refresh(self) -> None:
-        s = self.state
-        r = s.readouts()
-        self.readouts_cache = r
-        self._last_mn = (s.as_int("m"), s.as_int("n"))
-        typed = s.get("vectors") == "typed"
-        for name in TYPED_PARAMS:
-            for suffix in ("slider", "spin", "label"):
-                w = self.vec_box.findChild(QWidget, f"{name}_{suffix}")
-                if w is not None:
-                    w.setEnabled(typed)
-        self._q, self._k = RopeModel.vectors(s.values())
-        self._refresh_circle(r)
-        self._refresh_readouts(r)
-        rng = s.as_int("range_max")
-        if rng != self._range_max_shown:
-            self._range_max_shown = rng
-            pad = 0.02 * rng
-            vb = self.curve_plot.getPlotItem().getViewBox()
-            vb.setLimits(xMin=-rng - pad, xMax=rng + pad)
-            self.curve_plot.setXRange(-rng, rng, padding=0.0)
-        self._refresh_curves()
-        self._refresh_matrix(r)
-        self._refresh_layouts(r)
-
-    def _refresh_circle(self, r: dict[str, Any]) -> None:
-        qp, kp = _pair(r["q_pair"]), _pair(r["k_pair"])
-        qr, kr = _pair(r["q_pair_rotated"]), _pair(r["k_pair_rotated"])
+    # -- circle and read-outs ------------------------------------------------------------------
+    def _refresh_circle(self, ctx: Context) -> None:
+        vec, sc, rot = ctx["query_key"], ctx["scores"], ctx["rotation"]
+        qp, kp = _pair(vec["q_pair"]), _pair(vec["k_pair"])
+        qr, kr = _pair(sc["q_pair_rotated"]), _pair(sc["k_pair_rotated"])
         q_len, k_len = math.hypot(*qp), math.hypot(*kp)
         big = max(q_len, k_len, 1e-9)
         head = 0.09 * big
-        self.q_circle.setData(*plots.circle_xy(q_len))
-        self.k_circle.setData(*plots.circle_xy(k_len))
-        self.q_before.setData(*plots.arrow_xy(0.0, 0.0, *qp, head=head))
-        self.k_before.setData(*plots.arrow_xy(0.0, 0.0, *kp, head=head))
-        self.q_after.setData(*plots.arrow_xy(0.0, 0.0, *qr, head=head))
-        self.k_after.setData(*plots.arrow_xy(0.0, 0.0, *kr, head=head))
-        for key, tip, text in (
-            ("q", qp, "q"), ("k", kp, "k"),
-            ("Rq", qr, "R<sub>m</sub>q"), ("Rk", kr, "R<sub>n</sub>k"),
-        ):  # fmt: skip
-            length = math.hypot(*tip)
-            ang = math.atan2(tip[1], tip[0]) if length > 0 else 0.0
-            self._place(self.tip_texts[key], text, length + 0.13 * big, ang)
-        a_q, a_k = _f(r["angle_q"]), _f(r["angle_k"])
-        turn_m = _f(r["angle_m"]) % TAU
-        turn_n = _f(r["angle_n"]) % TAU
+        self.q_circle.setData(*styled.circle_xy(q_len))
+        self.k_circle.setData(*styled.circle_xy(k_len))
+        self.q_before.setData(*styled.arrow_xy(0.0, 0.0, *qp, head=head))
+        self.k_before.setData(*styled.arrow_xy(0.0, 0.0, *kp, head=head))
+        self.q_after.setData(*styled.arrow_xy(0.0, 0.0, *qr, head=head))
+        self.k_after.setData(*styled.arrow_xy(0.0, 0.0, *kr, head=head))
+        tips = {"Rq": qr, "Rk": kr, "q": qp, "k": kp}
+        spots = tip_label_positions(tips, big)
+        texts = {"q": "q", "k": "k", "Rq": "R<sub>m</sub>q", "Rk": "R<sub>n</sub>k"}
+        for key, (x, y) in spots.items():
+            _place(self.tip_texts[key], texts[key], x, y)
+        a_q, a_k = _f(vec["angle_q"]), _f(vec["angle_k"])
+        turn_m, turn_n = _f(rot["angle_m"]) % TAU, _f(rot["angle_n"]) % TAU
         rq, rk = 0.42 * big, 0.28 * big
         self.q_arc.setData(*_arc(rq, a_q, a_q + turn_m))
         self.k_arc.setData(*_arc(rk, a_k, a_k + turn_n))
         start = a_k + turn_n
-        between = _f(r["angle_between_rotated"])
+        between = _f(sc["angle_between_rotated"])
         self.between_arc.setData(*_arc(0.62 * big, start, start + between))
-        self._place(self.q_arc_text, "mθ<sub>i</sub>", rq + 0.1 * big, a_q + turn_m / 2)
-        self._place(self.k_arc_text, "nθ<sub>i</sub>", rk + 0.1 * big, a_k + turn_n / 2)
-        self._place(self.between_text, "∠", 0.62 * big + 0.1 * big, start + between / 2)
-        lim = 1.22 * big
-        self.circle_plot.setXRange(-lim, lim, padding=0)
-        self.circle_plot.setYRange(-lim, lim, padding=0)
-        i = self.state.as_int("pair")
-        self.circle_plot.setTitle(f"Pair i = {i} before and after rotation", size=plots.TITLE_PT)
-        a, b = r["pair_indices"]
+        _place_polar(self.q_arc_text, "mθ<sub>i</sub>", rq + 0.1 * big, a_q + turn_m / 2)
+        _place_polar(self.k_arc_text, "nθ<sub>i</sub>", rk + 0.1 * big, a_k + turn_n / 2)
+        _place_polar(self.between_text, "∠", 0.72 * big, start + between / 2)
+        far = max(math.hypot(x, y) for x, y in spots.values())
+        # a "nice" limit: the axes (and their cached pictures) stay put while m and n move
+        lim = nice_ceil(1.22 * big if far + 0.12 * big <= 1.22 * big else 2.0 * big)
+        if lim != self._circle_lim:
+            self._circle_lim = lim
+            self.circle_plot.setXRange(-lim, lim, padding=0)
+            self.circle_plot.setYRange(-lim, lim, padding=0)
+        i = ctx.values.as_int("pair")
+        styled.set_title(self.book, self.circle_plot, f"Pair i = {i} before and after rotation")
+        ctx.record("q_pair", qp, "pair i of q (before rotation)")
+        ctx.record("k_pair", kp, "pair i of k (before rotation)")
+        ctx.record("q_pair_rotated", qr, "pair i of R_m q")
+        ctx.record("k_pair_rotated", kr, "pair i of R_n k")
+        ctx.record("tip_labels", np.array(list(spots.values())), "label positions q, k, Rq, Rk")
+
+    def _refresh_circle_formula(self, ctx: Context) -> None:
+        vec, sc, rot, st = ctx["query_key"], ctx["scores"], ctx["rotation"], ctx.style
+        freq = ctx["frequency"]
+        i = ctx.values.as_int("pair")
+        a, b = vec["pair_indices"]
+        q_len, k_len = _f(vec["q_pair_norm"]), _f(vec["k_pair_norm"])
+        turn_m, turn_n = _f(rot["angle_m"]) % TAU, _f(rot["angle_n"]) % TAU
+        between = _f(sc["angle_between_rotated"])
         self.circle_formula.set_html(
-            f"pair i = {i} = (x[{a}], x[{b}]), θ<sub>i</sub> = {sig(_f(r['theta']), 6)} rad per "
-            f"position, λ<sub>i</sub> = {sig(_f(r['wavelength']), 6)} positions<br>"
-            f"<span style='color:{BLUE}'>m·θ<sub>i</sub> = {sig(_f(r['angle_m']), 7)} rad "
-            f"≡ {_deg(turn_m)}</span>, &nbsp; "
-            f"<span style='color:{VERMILLION}'>n·θ<sub>i</sub> = {sig(_f(r['angle_n']), 7)} rad "
-            f"≡ {_deg(turn_n)}</span><br>"
-            f"(m − n)·θ<sub>i</sub> = {sig(_f(r['angle_difference']), 7)} rad ≡ "
-            f"{_deg(_f(r['angle_difference_wrapped']))}; "
-            f"<span style='color:{GREEN}'>∠ between the rotated pairs = ∠(q, k) + (m − n)θ"
-            f"<sub>i</sub> = {_deg(between)}</span><br>"
-            f"pair share |q<sub>i</sub>||k<sub>i</sub>| cos ∠ = {num(q_len, 3)} · "
-            f"{num(k_len, 3)} · {num(math.cos(between), 4)} = <b>{signed(_f(r['pair_score']))}"
+            f"pair i = {i} = (x[{a}], x[{b}]), θ<sub>i</sub> = {sig(_f(freq['theta']), 6)} rad per "
+            f"position, λ<sub>i</sub> = {sig(_f(freq['wavelength']), 6)} positions<br>"
+            + span(st, "query", f"m·θ<sub>i</sub> = {sig(_f(rot['angle_m']), 7)} rad "
+                   f"≡ {_deg(turn_m)}")
+            + ", &nbsp; "
+            + span(st, "key", f"n·θ<sub>i</sub> = {sig(_f(rot['angle_n']), 7)} rad "
+                   f"≡ {_deg(turn_n)}")
+            + f"<br>(m − n)·θ<sub>i</sub> = {sig(_f(rot['angle_difference']), 7)} rad ≡ "
+            f"{_deg(_f(rot['angle_difference_wrapped']))}; "
+            + span(st, "accent", "∠ between the rotated pairs = ∠(q, k) + (m − n)θ"
+                   f"<sub>i</sub> = {_deg(between)}")
+            + f"<br>pair share |q<sub>i</sub>||k<sub>i</sub>| cos ∠ = {num(q_len, 3)} · "
+            f"{num(k_len, 3)} · {num(math.cos(between), 4)} = <b>{signed(_f(sc['pair_score']))}"
             "</b>"
-        )
+        )  # fmt: skip
+        ctx.record("theta", _f(freq["theta"]), "θ_i", "rad/position")
+        ctx.record("pair_score", _f(sc["pair_score"]), "pair i's share of the score")
 
-    def _place(self, item: pg.TextItem, text: str, radius: float, angle: float) -> None:
-        item.setHtml(text)
-        item.setPos(radius * math.cos(angle), radius * math.sin(angle))
-
-    def _refresh_readouts(self, r: dict[str, Any]) -> None:
-        s = self.state
-        m, n = s.as_int("m"), s.as_int("n")
-        om, on = r["origin_m"], r["origin_n"]
+    def _refresh_invariance(self, ctx: Context) -> None:
+        v, pos, sc = ctx.values, ctx["positions"], ctx["scores"]
+        m, n = v.as_int("m"), v.as_int("n")
+        om, on = pos["origin_m"], pos["origin_n"]
         d = SCORE_DIGITS
         self.invariance_label.set_html(
             "<b>Score depends only on m − n</b>"
-            + plots.table_html(
+            + styled.table_html(
                 [
-                    ("relative distance m − n", f"{r['relative_distance']}"),
-                    (f"score ⟨R<sub>{m}</sub>q, R<sub>{n}</sub>k⟩", signed(_f(r["score"]), d)),
+                    ("relative distance m − n", f"{pos['relative_distance']}"),
+                    (f"score ⟨R<sub>{m}</sub>q, R<sub>{n}</sub>k⟩", signed(_f(sc["score"]), d)),
                     (
                         f"same distance at origin ⟨R<sub>{om}</sub>q, R<sub>{on}</sub>k⟩",
-                        signed(_f(r["score_at_origin"]), d),
+                        signed(_f(sc["score_at_origin"]), d),
                     ),
-                    ("difference (rounding only)", _diff(_f(r["score_difference"]))),
-                    (
-                        f"pair {s.as_int('pair')}'s share of the score",
-                        signed(_f(r["pair_score"]), 4),
-                    ),
-                    (
-                        f"sum of all {s.as_int('dim') // 2} pair shares",
-                        signed(_f(r["pair_scores_sum"]), d),
-                    ),
+                    ("difference (rounding only)", _diff(_f(sc["score_difference"]))),
+                    (f"pair {v.as_int('pair')}'s share of the score",
+                     signed(_f(sc["pair_score"]), 4)),
+                    (f"sum of all {v.as_int('dim') // 2} pair shares",
+                     signed(_f(sc["pair_scores_sum"]), d)),
                 ]
             )
             + "<span>Move m and n together (lock) and the score does not change.</span>"
-        )
+        )  # fmt: skip
+        ctx.record("score", _f(sc["score"]), "score ⟨R_m q, R_n k⟩")
+        ctx.record("score_at_origin", _f(sc["score_at_origin"]), "score at the origin")
+        ctx.record("pair_scores", np.asarray(sc["pair_scores"]), "per-pair shares of the score")
+
+    def _refresh_pair_readout(self, ctx: Context) -> None:
+        rot, vec = ctx["frequency"], ctx["query_key"]
         self.pair_label.set_html(
-            plots.table_html(
+            styled.table_html(
                 [
                     (
-                        f"θ<sub>{s.as_int('pair')}</sub> = base<sup>−2i/d</sup>",
-                        f"{sig(_f(r['theta']), 6)} rad",
+                        f"θ<sub>{ctx.values.as_int('pair')}</sub> = base<sup>−2i/d</sup>",
+                        f"{sig(_f(rot['theta']), 6)} rad",
                     ),
-                    ("wavelength λ = 2π/θ", f"{sig(_f(r['wavelength']), 6)} positions"),
-                    ("|q|, |k|", f"{num(_f(r['q_norm']), 3)}, {num(_f(r['k_norm']), 3)}"),
+                    ("wavelength λ = 2π/θ", f"{sig(_f(rot['wavelength']), 6)} positions"),
+                    ("|q|, |k|", f"{num(_f(vec['q_norm']), 3)}, {num(_f(vec['k_norm']), 3)}"),
                 ]
             )
         )
+        ctx.record("theta", _f(rot["theta"]), "θ_i", "rad/position")
+        ctx.record("wavelength", _f(rot["wavelength"]), "λ_i = 2π/θ_i", "positions")
+        ctx.record("norms", [_f(vec["q_norm"]), _f(vec["k_norm"])], "|q|, |k|")
 
-    def _refresh_curves(self) -> None:
-        """Score vs distance for the visible range, at the plot's resolution."""
-        s = self.state
-        rng = s.as_int("range_max")
-        lo, hi = self.curve_plot.getPlotItem().getViewBox().viewRange()[0]
+    def _refresh_typed_controls(self, ctx: Context) -> None:
+        typed = ctx.values.as_str("vectors") == "typed"
+        for name in TYPED_PARAMS:
+            for suffix in ("slider", "spin", "label"):
+                w = self.vec_box.findChild(QWidget, f"{name}_{suffix}")
+                if w is not None and w.isEnabled() != typed:
+                    w.setEnabled(typed)
+        ctx.record("typed_enabled", float(typed), "typed pair controls enabled (1) or not (0)")
+
+    # -- score vs distance ----------------------------------------------------------------------
+    def _visible(self, rng: int) -> tuple[int, int, int]:
+        """Integer distances ``a … b`` of the visible range and distances per pixel column."""
+        vb = self.curve_plot.getPlotItem().getViewBox()
+        lo, hi = vb.viewRange()[0]
         lo, hi = max(lo, -rng), min(hi, rng)
-        samples = int(
-            min(
-                CURVE_SAMPLES,
-                max(MIN_SAMPLES, 2 * self.curve_plot.getPlotItem().getViewBox().width()),
-            )
-        )
-        key = (
-            lo, hi, samples, rng, s.as_int("dim"), s.as_float("base"), s.get("layout"),
-            tuple(self._q.tolist()), tuple(self._k.tolist()),
+        a, b = math.ceil(lo), math.floor(hi)
+        if b < a:
+            a = b = round((lo + hi) / 2)
+        count = b - a + 1
+        columns = max(int(vb.width()), MIN_COLUMNS)
+        group = 1 if count <= 2 * columns else -(-count // columns)
+        return a, b, group
+
+    def _curve_data(self, ctx: Context) -> dict[str, np.ndarray]:
+        """Score and q = k score at every integer distance visible, binned per pixel column."""
+        v = ctx.values
+        rng = v.as_int("range_max")
+        if rng != self._range_shown:  # a new range: show all of it (the zoom is reset)
+            self._range_shown = rng
+            pad = 0.02 * rng
+            vb = self.curve_plot.getPlotItem().getViewBox()
+            vb.setLimits(xMin=-rng - pad, xMax=rng + pad)
+            self.curve_plot.setXRange(-rng, rng, padding=0.0)
+        a, b, group = self._visible(rng)
+        q, k = ctx["qk"]
+        base, lay = v.as_float("base"), rope_layout(v.as_str("layout"))
+        key = (a, b, group, base, lay, q.numpy().tobytes(), k.numpy().tobytes())
+        if key == self._curve_key:
+            return self._curve
+        count = b - a + 1
+        sc = rope_score_range(q, k, a, count, base=base, layout=lay)
+        # q = k: h_i = |k_i|² is real, so the score is even in r: compute |r| only
+        if a < 0 < b:
+            half = rope_score_range(k, k, 0, max(-a, b) + 1, base=base, layout=lay)
+            sqk = half[torch.arange(a, b + 1).abs()]
+        else:
+            sqk = rope_score_range(k, k, a, count, base=base, layout=lay)
+        first = a + group * np.arange(-(-count // group), dtype=np.float64)
+        width = np.minimum(group, b + 1 - first)
+        s_lo, s_hi = (t.numpy() for t in minmax_bins(sc, group))
+        k_lo, k_hi = (t.numpy() for t in minmax_bins(sqk, group))
+        self._curve = {
+            "x": first + (width - 1) / 2.0,
+            "score_min": s_lo, "score_max": s_hi, "qk_min": k_lo, "qk_max": k_hi,
+            "abs_max": np.maximum(np.abs(s_lo), np.abs(s_hi)),
+            "abs_qk_max": np.maximum(np.abs(k_lo), np.abs(k_hi)),
+            "range": np.array([a, b], dtype=np.int64),
+        }  # fmt: skip
+        self._curve_key = key
+        self._curve_group = group
+        return self._curve
+
+    def _refresh_curves(self, ctx: Context) -> None:
+        d = self._curve_data(ctx)
+        x, group = d["x"], self._curve_group
+        banded = group > 1
+        for line, band, lo, hi in (
+            (self.score_curve, self.score_band, d["score_min"], d["score_max"]),
+            (self.qk_curve, self.qk_band, d["qk_min"], d["qk_max"]),
+        ):
+            shown, hidden = (band, line) if banded else (line, band)
+            shown.setData(*_envelope(x, lo, hi, group))
+            if hidden.isVisible():
+                hidden.setData([], [])
+                hidden.setVisible(False)
+            shown.setVisible(True)
+        extremes = (d["score_min"], d["score_max"], d["qk_min"], d["qk_max"])
+        top = max(max(float(np.abs(e).max()) for e in extremes), 1e-12)
+        yr = (-nice_ceil(1.08 * top), nice_ceil(1.08 * top))  # stable axes: a nice limit
+        if yr != self._curve_yrange:
+            self._curve_yrange = yr
+            self.curve_plot.setYRange(*yr, padding=0)
+        st = ctx.style
+        styled.set_title(
+            self.book, self.curve_plot,
+            "Score vs relative distance: " + span(st, "query", "⟨R<sub>m</sub>q, R<sub>n</sub>k⟩")
+            + " and " + span(st, "key", "q = k (the key)"),
         )  # fmt: skip
-        r = self.readouts_cache
-        dist = int(r["relative_distance"])
-        _set_line(self.distance_line, float(dist))
-        self.decay_line.setValue(float(dist))
-        self.curve_dots.setData([dist, dist], [_f(r["score"]), _f(r["score_qk"])])
-        if key != self._curve_key:
-            self._curve_key = key
-            self._compute_curves(lo, hi, samples)
-        step = self._curve_step
+        ctx.record("distance", x, "relative distance r (centre of each pixel column)")
+        ctx.record("score_min", d["score_min"], "score ⟨R_m q, R_n k⟩, minimum per column")
+        ctx.record("score_max", d["score_max"], "score ⟨R_m q, R_n k⟩, maximum per column")
+        ctx.record("score_qk_min", d["qk_min"], "score with q = k, minimum per column")
+        ctx.record("score_qk_max", d["qk_max"], "score with q = k, maximum per column")
+        ctx.record("distances_per_column", group, "integer distances per pixel column")
+
+    def _refresh_decay(self, ctx: Context) -> None:
+        d = self._curve_data(ctx)
+        v, vec = ctx.values, ctx["query_key"]
+        x, group = d["x"], self._curve_group
+        coeff = _f(vec["bound_coefficient"])
+        half = v.as_int("dim") // 2
+        peak = coeff * half * (half + 1) / 2  # the bound at r = 0, its largest value
+        top = max(float(d["abs_max"].max()), float(d["abs_qk_max"].max()), 1e-12)
+        floor = max(1e-7 * max(top, peak), 1e-300)
+        # one point per pixel column: antialiasing such a dense curve costs ~5x, shows nothing
+        smooth = group <= 1
+        self.abs_curve.setData(x, np.maximum(d["abs_max"], floor), antialias=smooth)
+        self.abs_qk_curve.setData(x, np.maximum(d["abs_qk_max"], floor), antialias=smooth)
+        a, b = (int(t) for t in d["range"])
+        key = (v.as_int("dim"), v.as_float("base"), a, b, group)
+        sums = self._bound_sums(key)
+        if sums is None:  # on its way from the worker thread
+            self.bound_curve.setVisible(False)
+        else:
+            bound = coeff * sums
+            self.bound_curve.setData(x, np.maximum(bound, floor), antialias=smooth)
+            self.bound_curve.setVisible(True)
+            ctx.record("bound_max", bound, "eq. (37) bound, maximum per column")
+        # whole decades: the axis stays put unless the data moves by a factor of ten
+        yr = (
+            float(math.floor(math.log10(max(floor, 1e-3 * top)))),
+            float(math.ceil(math.log10(max(peak, top) * 1.5))),
+        )
+        if yr != self._decay_yrange:
+            self._decay_yrange = yr
+            self.decay_plot.setYRange(*yr, padding=0)
+        st = ctx.style
+        styled.set_title(
+            self.book, self.decay_plot,
+            "Long-term decay (log): " + span(st, "query", "|score|") + ", "
+            + span(st, "key", "q = k") + ", " + span(st, "ink", "<b>bound eq. (37)</b>")
+            + ("" if sums is not None else " (computing…)"),
+        )  # fmt: skip
+        ctx.record("distance", x, "relative distance r (centre of each pixel column)")
+        ctx.record("abs_score_max", d["abs_max"], "|score|, maximum per column")
+        ctx.record("abs_score_qk_max", d["abs_qk_max"], "|score| with q = k, maximum per column")
+
+    def _refresh_distance_marker(self, ctx: Context) -> None:
+        pos, sc = ctx["positions"], ctx["scores"]
+        dist = int(pos["relative_distance"])
+        styled.move_line(self.distance_line, float(dist))
+        styled.move_line(self.decay_line, float(dist))
+        ys = [_f(sc["score"]), _f(sc["score_qk"])]
+        self.curve_dots.setData([dist, dist], ys)
+        ctx.record("distance", dist, "relative distance m − n")
+        ctx.record("scores", ys, "score and q = k score at m − n")
+
+    def _refresh_curve_formula(self, ctx: Context) -> None:
+        v, pos, sc, vec, bd = (ctx.values, ctx["positions"], ctx["scores"], ctx["query_key"],
+                               ctx["bound"])  # fmt: skip
+        st = ctx.style
+        rng = v.as_int("range_max")
+        dist = int(pos["relative_distance"])
         in_range = abs(dist) <= rng
+        group = self._curve_group
         self.curve_formula.set_html(
             f"score(r) = ⟨q, R<sub>−r</sub>k⟩ = Σ<sub>i</sub> Re(h<sub>i</sub> e<sup>i r θ"
             f"<sub>i</sub></sup>), &nbsp; h<sub>i</sub> = q<sub>i</sub>·conj(k<sub>i</sub>)<br>"
-            f"at r = {dist}: score = <b>{signed(_f(r['score']), 6)}</b>, q = k: "
-            f"{signed(_f(r['score_qk']), 4)} (at r = 0 it is |k|² = "
-            f"{num(_f(r['k_norm']) ** 2, 4)})"
+            f"at r = {dist}: " + span(st, "query", f"score = <b>{signed(_f(sc['score']), 6)}</b>")
+            + ", " + span(st, "key", f"q = k: {signed(_f(sc['score_qk']), 4)}")
+            + f" (at r = 0 it is |k|² = {num(_f(vec['k_norm']) ** 2, 4)})"
             + ("" if in_range else f" — r is outside ±{rng}: raise the distance range")
             + "<br>"
             + (
                 "every integer distance shown"
-                if step <= 1
-                else f"sampled every ~{sig(step, 3)} positions (zoom with the wheel to resolve "
-                "fast pairs)"
+                if group <= 1
+                else f"every integer distance computed; each pixel column shows the min–max of "
+                f"its {group} distances (zoom with the wheel to resolve fast pairs)"
             )
-            + f"; bound eq. (37): max|h<sub>i+1</sub> − h<sub>i</sub>| · Σ<sub>j</sub>|S<sub>j"
-            f"</sub>(r)| = {num(_f(r['bound_coefficient']), 3)} · "
-            f"{s.as_int('dim') // 2}·{num(_f(r['relative_decay_bound']), 3)} = "
-            f"{sig(_f(r['decay_bound']), 5)} ≥ |score|"
-        )
+            + "; " + span(st, "ink", "bound eq. (37)")
+            + f": max|h<sub>i+1</sub> − h<sub>i</sub>| · Σ<sub>j</sub>|S<sub>j"
+            f"</sub>(r)| = {num(_f(vec['bound_coefficient']), 3)} · "
+            f"{v.as_int('dim') // 2}·{num(_f(bd['relative_decay_bound']), 3)} = "
+            f"{sig(_f(bd['decay_bound']), 5)} ≥ |score|"
+        )  # fmt: skip
+        ctx.record("decay_bound", _f(bd["decay_bound"]), "eq. (37) bound at r = m − n")
 
-    def _compute_curves(self, lo: float, hi: float, samples: int) -> None:
-        s = self.state
-        base, layout = s.as_float("base"), _layout(str(s.get("layout")))
-        dim = s.as_int("dim")
-        offs = curve_offsets(lo, hi, samples)
-        self._curve_step = (offs[-1] - offs[0]) / max(len(offs) - 1, 1) if len(offs) > 1 else 1.0
-        t = torch.from_numpy(offs)
-        q, k = self._q, self._k
-        sc = core.rope_score_by_offset(q, k, t, base=base, layout=layout).numpy()
-        sqk = core.rope_score_by_offset(k, k, t, base=base, layout=layout).numpy()
-        coeff = bound_coefficient(q, k, str(s.get("layout")))
-        bound = coeff * (dim // 2) * core.rope_decay_bound(t, dim, base).numpy()
-        self.score_curve.setData(offs, sc)
-        self.qk_curve.setData(offs, sqk)
-        top = max(float(np.abs(sc).max()), float(np.abs(sqk).max()), 1e-12)
-        self.curve_plot.setYRange(-1.08 * top, 1.08 * top, padding=0)
-        floor = max(1e-7 * max(top, float(bound.max())), 1e-300)
-        self.abs_curve.setData(offs, np.maximum(np.abs(sc), floor))
-        self.abs_qk_curve.setData(offs, np.maximum(np.abs(sqk), floor))
-        self.bound_curve.setData(offs, np.maximum(bound, floor))
-        ylo = max(floor, 1e-3 * top)
-        yhi = max(float(bound.max()), top) * 1.5
-        self.decay_plot.setYRange(math.log10(ylo), math.log10(yhi), padding=0)
-        self.curve_arrays = (offs, sc, sqk, bound)
+    # -- the eq. (37) bound on a worker thread ----------------------------------------------------
+    def _bound_sums(self, key: tuple[Any, ...]) -> np.ndarray | None:
+        """Per-column maximum of ``Σ_j |S_j(r)|`` for ``key``, or None while it is computed."""
+        done = self._bound_results.get(key)
+        if done is not None:
+            return done
+        dim, _, a, b, _ = key
+        if (max(-a, b, b - a) + 1) * (dim // 2) <= SYNC_BOUND_TERMS:
+            return self._compute_bound(key, wanted=False)
+        self._request_bound(key)
+        return None
 
-    def _refresh_matrix(self, r: dict[str, Any]) -> None:
-        s = self.state
-        size = s.as_int("window")
-        m0, n0 = int(_f(r["window_m_start"])), int(_f(r["window_n_start"]))
+    def _compute_bound(self, key: tuple[Any, ...], *, wanted: bool) -> np.ndarray | None:
+        """The per-column maxima of the Abel sums (None when no longer wanted)."""
+        dim, base, a, b, group = key
+        if a >= 0:
+            lo, n = a, b - a + 1
+        elif b <= 0:
+            lo, n = -b, b - a + 1
+        else:  # A(−r) = A(r): compute each |r| once
+            lo, n = 0, max(-a, b) + 1
+        sums = np.empty(n, dtype=np.float64)
+        for s in range(0, n, BOUND_BLOCK):
+            if wanted and self._bound_want != key:
+                return None  # superseded by a newer request: stop early
+            c = min(BOUND_BLOCK, n - s)
+            sums[s : s + c] = rope_abel_sums(lo + s, c, dim, base).numpy()
+        values = sums[np.abs(np.arange(a, b + 1)) - lo]
+        result = minmax_bins(torch.from_numpy(values), group)[1].numpy()
+        if len(self._bound_results) > 4:
+            self._bound_results.clear()
+        self._bound_results[key] = result
+        return result
+
+    def _request_bound(self, key: tuple[Any, ...]) -> None:
+        self._bound_want = key
+        if self._bound_future is not None and not self._bound_future.done():
+            return  # the running job stops early; its end asks for this key again
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(1, thread_name_prefix="rope-bound")
+        fut = self._executor.submit(self._compute_bound, key, wanted=True)
+        fut.add_done_callback(self._bound_job_ended)
+        self._bound_future = fut
+
+    def _bound_job_ended(self, _: object) -> None:
+        """Worker thread: tell the GUI thread (queued) that the decay view can refresh."""
+        try:
+            if shiboken6.isValid(self._relay):
+                self._relay.done.emit()
+        except RuntimeError:  # the panel is gone
+            pass
+
+    def _on_bound_done(self) -> None:
+        self.invalidate("bound_ready")
+
+    def _stop_worker(self, *_: object) -> None:
+        self._bound_want = None
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+
+    def settle(self, timeout: float = 60.0) -> None:
+        """Finish background work now and refresh (rendering, tests, exports)."""
+        self.flush()  # pending changes first: they decide which bound is wanted
+        if self._bound_future is not None:
+            self._bound_future.result(timeout)
+        want = self._bound_want
+        if want is not None and want not in self._bound_results:
+            self._compute_bound(want, wanted=False)
+        self.invalidate("bound_ready")
+        self.flush()
+
+    def refresh_all(self) -> None:
+        """Refresh every view now, including the background bound (a complete picture)."""
+        super().refresh_all()
+        self.settle()
+
+    # -- score matrix ---------------------------------------------------------------------------
+    def _refresh_matrix(self, ctx: Context) -> None:
+        v = ctx.values
+        size, win = v.as_int("window"), ctx["matrix_window"]
+        m0, n0 = int(win["window_m_start"]), int(win["window_n_start"])
+        q, k = ctx["qk"]
+        base, lay = v.as_float("base"), rope_layout(v.as_str("layout"))
         d0 = m0 - n0
-        offs = torch.arange(d0 - size + 1, d0 + size, dtype=torch.float64)
-        row = core.rope_score_by_offset(
-            self._q, self._k, offs, base=s.as_float("base"), layout=_layout(str(s.get("layout")))
-        ).numpy()
-        mat = score_matrix(row, size)
-        level = nice_ceil(float(np.abs(row).max()))
-        self.matrix_image.setImage(mat, autoLevels=False, levels=(-level, level))
-        self.matrix_bar.setLevels((-level, level))
-        self.matrix_image.setRect(float(n0), float(m0), float(size), float(size))
-        self.matrix_plot.setXRange(n0, n0 + size, padding=0)
-        self.matrix_plot.setYRange(m0, m0 + size, padding=0)
-        m, n = s.as_int("m"), s.as_int("n")
+        key = (d0, size, base, lay, q.numpy().tobytes(), k.numpy().tobytes())
+        if key != self._matrix_key:
+            self._matrix_key = key
+            row = rope_score_range(q, k, d0 - size + 1, 2 * size - 1, base=base, layout=lay)
+            self._matrix = np.ascontiguousarray(
+                rope_score_toeplitz(row, size).numpy(), dtype=np.float32
+            )
+            self._level = nice_ceil(float(row.abs().max()))
+            level = self._level
+            self.matrix_image.setImage(self._matrix, autoLevels=False, levels=(-level, level))
+            self.matrix_bar.setLevels((-level, level))
+        if (m0, n0, size) != self._window_shown:
+            self._window_shown = (m0, n0, size)
+            self.matrix_image.setRect(float(n0), float(m0), float(size), float(size))
+            self.matrix_plot.setXRange(n0, n0 + size, padding=0)
+            self.matrix_plot.setYRange(m0, m0 + size, padding=0)
+        ctx.record("matrix", self._matrix, "score S[m, n] over the window")
+        ctx.record("levels", [-self._level, self._level], "colour-bar range")
+        ctx.record("window_start", [m0, n0], "first query and key positions of the window")
+
+    def _refresh_matrix_marker(self, ctx: Context) -> None:
+        v = ctx.values
+        size, win = v.as_int("window"), ctx["matrix_window"]
+        m0, n0 = int(win["window_m_start"]), int(win["window_n_start"])
+        m, n = v.as_int("m"), v.as_int("n")
         dist = m - n
         x_lo, x_hi = max(n0, m0 - dist), min(n0 + size, m0 + size - dist)
         if x_hi > x_lo:
@@ -512,13 +717,13 @@ class RopePanel(Panel):
         else:
             self.diagonal_line.setData([], [])
         self.matrix_dot.setData([n + 0.5], [m + 0.5])
-        self.matrix_levels = level
-        self.matrix_data = mat
+        ctx.record("cell", [m, n], "the cell (m, n)")
 
-    def _refresh_layouts(self, r: dict[str, Any]) -> None:
-        current = str(self.state.get("layout"))
-        dim = self.state.as_int("dim")
-        perm = ", ".join(str(v) for v in core.layout_permutation(min(dim, 8)).tolist()[:6])
+    # -- layouts --------------------------------------------------------------------------------
+    def _refresh_layouts(self, ctx: Context) -> None:
+        v, r, st = ctx.values, ctx["layouts"], ctx.style
+        current = v.as_str("layout")
+        perm = _perm_text(core.layout_permutation(v.as_int("dim")).tolist())
 
         def row(name: str, value: str, diff: str, active: bool) -> str:
             weight = "bold" if active else "normal"
@@ -539,20 +744,79 @@ class RopePanel(Panel):
                 f"differs by {signed(-_f(r['layout_difference']), 4)}", current == LAYOUTS[1],
             )
             + row(
-                f"half after permuting q, k by [{perm}, …]",
+                f"half after permuting q, k by [{perm}]",
                 signed(_f(r["score_half_permuted"]), d),
                 f"differs by {_diff(-_f(r['permuted_difference']))}", False,
             )
         )  # fmt: skip
         self.layout_label.set_html(
             "<b>Same q, k, m, n through the two pair layouts</b> — "
-            "<span style='color:#B00000'><b>the most common RoPE bug in real code</b></span>: "
-            "weights trained with one layout run by code that uses the other (Hugging Face's "
+            + span(st, "bad", "<b>the most common RoPE bug in real code</b>")
+            + ": weights trained with one layout run by code that uses the other (Hugging Face's "
             "LLaMA conversion permutes the q/k projection rows for exactly this reason)."
             "<table cellspacing='0' cellpadding='2'>"
             "<tr><th align='left'>layout</th><th align='right'>score</th><th></th></tr>"
             f"{rows}</table>"
         )
+        ctx.record(
+            "scores",
+            [_f(r["score_interleaved"]), _f(r["score_half"]), _f(r["score_half_permuted"])],
+            "score: interleaved, half, half after the layout permutation",
+        )
+
+
+def tip_label_positions(
+    tips: Mapping[str, tuple[float, float]], big: float
+) -> dict[str, tuple[float, float]]:
+    """Where the arrow-tip labels go: just past each tip, pushed outwards when they would overlap.
+
+    Labels are placed in the order of ``tips``; one that comes closer than ``0.22·big`` to a
+    placed label moves out along its arrow in steps of ``0.24·big`` (at m = n = 0 the arrows
+    before and after rotation coincide, and with q = k all four do).
+    """
+    placed: dict[str, tuple[float, float]] = {}
+    for key, (tx, ty) in tips.items():
+        length = math.hypot(tx, ty)
+        ang = math.atan2(ty, tx) if length > 0 else 0.0
+        radius = length + 0.13 * big
+        for _ in range(len(tips) + 1):
+            x, y = radius * math.cos(ang), radius * math.sin(ang)
+            if all(math.hypot(x - px, y - py) >= 0.22 * big for px, py in placed.values()):
+                break
+            radius += 0.24 * big
+        placed[key] = (radius * math.cos(ang), radius * math.sin(ang))
+    return placed
+
+
+def _envelope(
+    x: np.ndarray, lo: np.ndarray, hi: np.ndarray, group: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The line through the values (one per distance), or one segment per pixel column from its
+    min to its max (``connect="pairs"``): a continuous curve takes every value in between."""
+    if group <= 1:
+        return x, hi
+    return np.repeat(x, 2), np.column_stack((lo, hi)).ravel()
+
+
+def _place(item: pg.TextItem, text: str, x: float, y: float) -> None:
+    if getattr(item, "_rope_html", None) != text:
+        item.setHtml(text)
+        item._rope_html = text
+    item.setPos(x, y)
+
+
+def _place_polar(item: pg.TextItem, text: str, radius: float, angle: float) -> None:
+    _place(item, text, radius * math.cos(angle), radius * math.sin(angle))
+
+
+def _perm_text(perm: list[int]) -> str:
+    """The layout permutation, written out for small d and abbreviated for large d."""
+    if len(perm) <= 8:
+        return ", ".join(str(v) for v in perm)
+    half = len(perm) // 2
+    return (
+        f"{perm[0]}, {perm[1]}, …, {perm[half - 1]}, {perm[half]}, {perm[half + 1]}, …, {perm[-1]}"
+    )
 
 
 def _deg(rad: float) -> str:
@@ -578,16 +842,6 @@ def _pair(x: object) -> tuple[float, float]:
 def _arc(radius: float, a0: float, a1: float) -> tuple[np.ndarray, np.ndarray]:
     t = np.linspace(a0, a1, max(2, int(abs(a1 - a0) / TAU * 180) + 2))
     return radius * np.cos(t), radius * np.sin(t)
-
-
-def _set_line(line: pg.InfiniteLine, value: float) -> None:
-    """Move a draggable line without echoing the move back into the state."""
-    if abs(float(line.value()) - value) > 1e-12:
-        line.blockSignals(True)
-        try:
-            line.setValue(value)
-        finally:
-            line.blockSignals(False)
 
 
 PANEL = RopePanel

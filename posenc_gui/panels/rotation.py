@@ -7,42 +7,55 @@ of R(θ)v to turn θ), the matrix product written out with its numbers, and the 
 Bottom row: one sin/cos pair of a sinusoidal encoding at positions p and p′ and their partners
 k positions later, related by one and the same matrix; and the RoPE matrix R_m as a heatmap
 with its coupled 2×2 blocks outlined and the check R_mᵀR_n = R_{n−m}.
+
+Views and their inputs: ``v`` (x, y), ``rv`` (angle, x, y), ``composed`` (angle, angle2, x, y)
+on the rotation plot; ``matrix`` (angle, x, y) and ``checks`` (+ angle2) beside it;
+``pe_plot`` (which also titles its axes by pe_order) and ``pe_text`` (dim, base, pair,
+position, position2, offset, pe_order); ``rope_geometry`` (block_dim, layout),
+``rope_heatmap`` (m, block_dim, base, layout),
+``rope_cells`` (the same, and the plot's size) and ``rope_text`` (+ n). Labels inside plots are
+kept inside the view range (re-placed when a plot is resized: events ``rot_size``, ``pe_size``).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtGui import QBrush, QFontMetricsF
+from PySide6.QtWidgets import QScrollArea, QVBoxLayout, QWidget
 
-from posenc_gui.panels.base import Panel
-from posenc_gui.state.rotation import TOLERANCE, RotationModel
-from posenc_gui.widgets import plots
-from posenc_gui.widgets.fmt import num, sig
-from posenc_gui.widgets.plots import (
-    BLUE,
-    GREEN,
-    GREY,
-    ORANGE,
-    PURPLE,
-    SKY,
-    VERMILLION,
-    FormulaLabel,
-    make_plot,
+from posenc_gui.panels.base import Cell, Panel
+from posenc_gui.state import ParamError
+from posenc_gui.state.rotation import (
+    COMPOSITION_INPUTS,
+    PE_PAIR_INPUTS,
+    ROPE_MATRIX_INPUTS,
+    ROPE_RELATIVE_INPUTS,
+    ROTATION_INPUTS,
+    TOLERANCE,
+    RotationModel,
 )
+from posenc_gui.widgets import styled
+from posenc_gui.widgets.fmt import num, sig
+from posenc_gui.widgets.style import Style
+from posenc_gui.widgets.styled import FormulaLabel, span
+from posenc_gui.widgets.views import Context
 
 ROT_RANGE = 2.95  # |v| <= 2·√2 ≈ 2.83
 PE_RANGE = 1.38
-CELL_TEXT_MAX = 8  # write the numbers into the heatmap cells up to this head dimension
-BLOCK_DIM_MAX = 64
-BRACKET = "2px solid #111111"
+CELL_TEXT_MAX = 8  # at most this head dimension gets numbers written into its cells
+#: Cell numbers use this font kind; a cell shows its number only when the text fits.
+CELL_FONT = "small"
+PE_ROLES = ("query", "key", "fourth", "third")  # p, p+k, p′, p′+k
+PE_NAMES = ("p", "p+k", "p′", "p′+k")
+#: Tables whose numbers must not be broken over lines (inherited by the cells; one style per
+#: table lays out faster than one per cell).
+NOWRAP = "style='white-space:pre'"
 
 
 class RotationPanel(Panel):
@@ -51,386 +64,492 @@ class RotationPanel(Panel):
     model = RotationModel
 
     def build(self) -> None:
-        # ---- controls ------------------------------------------------------------------
+        self._build_rotation()
+        self._build_pe()
+        self._build_rope()
         rot_box = self.controls("2-D rotation R(θ)·v", "angle", "x", "y", "angle2")
         pe_box = self.controls(
             "From rotation to positional encoding",
             "dim", "base", "pair", "position", "position2", "offset", "pe_order",
         )  # fmt: skip
         rope_box = self.controls("RoPE block matrix R_m", "m", "n", "block_dim", "layout")
-        self.hint_label = FormulaLabel("rotation_hint", self, point_size=11)
-        self.hint_label.set_html(
-            f"<b>Drag</b> the <span style='color:{BLUE}'>blue dot</span> (tip of v) to move v, "
-            f"the <span style='color:{VERMILLION}'>vermillion dot</span> (tip of R(θ)v) to turn "
-            f"θ. <span style='color:{GREEN}'>Green arc</span>: the swept angle θ; "
-            f"<span style='color:{PURPLE}'>dashed purple</span>: R(θ)·R(θ₂)·v."
-        )
-        self.pe_hint = FormulaLabel("pe_rotation_hint", self, point_size=11)
-        self.pe_hint.set_html(
-            f"PE plot: <span style='color:{BLUE}'>p</span>, "
-            f"<span style='color:{VERMILLION}'>p+k</span>, <span style='color:{SKY}'>p′</span>, "
-            f"<span style='color:{ORANGE}'>p′+k</span>; black rings: M·pair (prediction); "
-            f"<span style='color:{GREEN}'>green arcs</span>: the turn kω (solid from p, dashed "
-            "from p′) — the same angle at both positions."
-        )
-        self.rope_label = FormulaLabel("rope_matrix_text", self, point_size=11)
-        side = QVBoxLayout()
-        side.addWidget(rot_box)
-        side.addWidget(self.hint_label)
-        side.addWidget(pe_box)
-        side.addWidget(self.pe_hint)
-        side.addWidget(rope_box)
-        side.addWidget(self.rope_label)
-        side.addStretch(1)
-        side_widget = QWidget(self)
-        side_widget.setLayout(side)
-        scroll = QScrollArea(self)
-        scroll.setObjectName("rotation_controls")
-        scroll.setWidget(side_widget)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setMinimumWidth(370)
-        scroll.setMaximumWidth(400)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        text = QWidget(self)
+        lay = QVBoxLayout(text)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.matrix_label)
+        lay.addWidget(self.checks_label)
+        lay.addStretch(1)
+        self.place(
+            [rot_box, self.hint_label, pe_box, self.pe_hint, rope_box, self.rope_label],
+            [
+                Cell(self.rot_plot, 0, 0, 1, 2),
+                Cell(_scrolled(text, "rotation_text_scroll"), 0, 2, 1, 2),
+                Cell(self.pe_plot, 1, 0),
+                Cell(_scrolled(self.pe_label, "pe_text_scroll"), 1, 1, 1, 2),
+                Cell(self.rope_plot, 1, 3),
+            ],
+            # top: plot 10 : text 18; bottom: plot 8 : text 10 : heatmap 10
+            row_stretch={0: 1, 1: 1}, col_stretch={0: 8, 1: 2, 2: 8, 3: 10},
+        )  # fmt: skip
 
-        self._build_rotation_plot()
-        self._build_pe_plot()
-        self._build_rope_plot()
-        self.matrix_label = FormulaLabel("rotation_matrix_text", self, point_size=14)
-        self.checks_label = FormulaLabel("rotation_checks", self, point_size=13)
-        self.pe_label = FormulaLabel("pe_rotation_text", self, point_size=11)
-        for label in (self.matrix_label, self.checks_label, self.pe_label):
-            label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-
-        # ---- layout --------------------------------------------------------------------
-        # Two rows with their own column widths: the 2-D rotation (plot + matrix + checks),
-        # then the PE pair (plot + numbers) and the RoPE heatmap.
-        # The text blocks scroll rather than forcing a minimum window size on small screens.
-        top_text = QVBoxLayout()
-        top_text.setContentsMargins(0, 0, 0, 0)
-        top_text.addWidget(self.matrix_label)
-        top_text.addWidget(self.checks_label)
-        top_text.addStretch(1)
-        top_widget = QWidget(self)
-        top_widget.setLayout(top_text)
-        top = QHBoxLayout()
-        top.addWidget(self.rot_plot, 5)
-        top.addWidget(_scrolled(top_widget, "rotation_text_scroll"), 7)
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.pe_plot, 8)
-        bottom.addWidget(_scrolled(self.pe_label, "pe_text_scroll"), 10)
-        bottom.addWidget(self.rope_plot, 10)
-        rows = QVBoxLayout()
-        rows.addLayout(top, 1)
-        rows.addLayout(bottom, 1)
-        root = QHBoxLayout(self)
-        root.addWidget(scroll)
-        root.addLayout(rows, 1)
-
-    # -- construction helpers -----------------------------------------------------------------
-    def _build_rotation_plot(self) -> None:
-        p = self.rot_plot = make_plot(self, "rotation_plot", "v and R(θ)·v", "x", "y")
+    # -- construction ---------------------------------------------------------------------------
+    def _build_rotation(self) -> None:
+        b = self.book
+        p = self.rot_plot = styled.plot(b, self, "rotation_plot", "v and R(θ)·v", "x", "y")
         _fixed_square(p, ROT_RANGE)
-        unit = plots.curve(p, GREY, 1.2)
-        unit.setPen(plots.pen(GREY, 1.2, Qt.PenStyle.DashLine))
-        unit.setData(*plots.circle_xy(1.0))
-        self.norm_circle = plots.curve(p, GREY, 1.0)
-        self.norm_circle.setPen(plots.pen("#999999", 1.0, Qt.PenStyle.DotLine))
-        self.arc = plots.curve(p, GREEN, 3.0)
-        self.composed_arrow = plots.curve(p, PURPLE, 2.0, connect="finite")
-        self.composed_arrow.setPen(plots.pen(PURPLE, 2.0, Qt.PenStyle.DashLine))
-        self.v_arrow = plots.curve(p, BLUE, 3.5, connect="finite")
-        self.rv_arrow = plots.curve(p, VERMILLION, 3.5, connect="finite")
-        self.angle_text = plots.text_item(p, GREEN, anchor=(0, 0))
-        self.angle_text.setPos(-ROT_RANGE + 0.1, ROT_RANGE - 0.1)
-        self.v_text = plots.text_item(p, BLUE, anchor=(0.5, 0.5))
-        self.rv_text = plots.text_item(p, VERMILLION, anchor=(0.5, 0.5))
-        self.v_target = _target(BLUE, "Drag to move the vector v = (x, y)")
-        self.rv_target = _target(VERMILLION, "Drag to turn R(θ)v: sets the angle θ")
-        p.addItem(self.v_target)
-        p.addItem(self.rv_target)
-        self.v_target.sigPositionChanged.connect(self._v_dragged)
-        self.rv_target.sigPositionChanged.connect(self._rv_dragged)
+        styled.curve(b, p, "guide", "thin", "dash").setData(*styled.circle_xy(1.0))
+        self.norm_circle = styled.curve(b, p, "guide", "hair", "dot")
+        self.arc = styled.curve(b, p, "accent", "bold")
+        self.composed_arrow = styled.curve(b, p, "second", "line", "dash", connect="finite")
+        self.v_arrow = styled.curve(b, p, "query", "bold", connect="finite")
+        self.rv_arrow = styled.curve(b, p, "key", "bold", connect="finite")
+        self.angle_text = styled.text(b, p, "accent", anchor=(0, 0))
+        self.v_text = styled.text(b, p, "query", anchor=(0.5, 0.5))
+        self.v_text.setText("v")
+        self.rv_text = styled.text(b, p, "key", anchor=(0.5, 0.5))
+        self.rv_text.setText("R(θ)v")
+        self.v_target = self._target(p, "query", "Drag to move the vector v = (x, y)")
+        self.rv_target = self._target(p, "key", "Drag to turn R(θ)v: sets the angle θ")
+        self._bind_point(self.v_target, self._drag_v, self._shown_v)
+        self._bind_point(self.rv_target, self._drag_rv, self._shown_rv)
+        p.getPlotItem().getViewBox().sigResized.connect(lambda *_: self.invalidate("rot_size"))
+        self.matrix_label = FormulaLabel("rotation_matrix_text", self, b, "title")
+        self.checks_label = FormulaLabel("rotation_checks", self, b)
+        self.hint_label = FormulaLabel("rotation_hint", self, b, "legend")
+        self.view("v", p, ("x", "y", "rot_size"), self._refresh_v)
+        self.view("rv", p, (*ROTATION_INPUTS, "rotation", "rot_size"), self._refresh_rv)
+        self.view("composed", p, (*COMPOSITION_INPUTS, "composition"), self._refresh_composed)
+        self.view("matrix", self.matrix_label, (*ROTATION_INPUTS, "rotation"),
+                  self._refresh_matrix)  # fmt: skip
+        self.view("checks", self.checks_label, (*COMPOSITION_INPUTS, "rotation", "composition"),
+                  self._refresh_checks)  # fmt: skip
+        b.add(self._style_hint)
 
-    def _build_pe_plot(self) -> None:
-        p = self.pe_plot = make_plot(
-            self, "pe_rotation_plot", "One PE pair: shift by k = rotation", "PE[p, 2i] = sin pω",
-            "PE[p, 2i+1] = cos pω",
+    def _build_pe(self) -> None:
+        b = self.book
+        p = self.pe_plot = styled.plot(
+            b, self, "pe_rotation_plot", "One PE pair: shift by k = rotation",
+            "PE[p, 2i] = sin pω", "PE[p, 2i+1] = cos pω",
         )  # fmt: skip
         _fixed_square(p, PE_RANGE)
-        unit = plots.curve(p, GREY, 1.2)
-        unit.setPen(plots.pen(GREY, 1.2, Qt.PenStyle.DashLine))
-        unit.setData(*plots.circle_xy(1.0))
-        self.pe_arc = plots.curve(p, GREEN, 3.0)
-        self.pe_arc2 = plots.curve(p, GREEN, 3.0)
-        self.pe_arc2.setPen(plots.pen(GREEN, 3.0, Qt.PenStyle.DashLine))
-        self.pe2_arrow = plots.curve(p, SKY, 2.5, connect="finite")
-        self.pe2k_arrow = plots.curve(p, ORANGE, 2.5, connect="finite")
-        self.pe_arrow = plots.curve(p, BLUE, 3.5, connect="finite")
-        self.pek_arrow = plots.curve(p, VERMILLION, 3.5, connect="finite")
-        self.pe_pred = pg.ScatterPlotItem(
-            size=18, brush=None, pen=pg.mkPen("#000000", width=2.0), symbol="o"
-        )
+        styled.curve(b, p, "guide", "thin", "dash").setData(*styled.circle_xy(1.0))
+        self.pe_arc = styled.curve(b, p, "accent", "bold")
+        self.pe_arc2 = styled.curve(b, p, "accent", "bold", "dash")
+        self.pe2_arrow = styled.curve(b, p, PE_ROLES[2], "thick", connect="finite")
+        self.pe2k_arrow = styled.curve(b, p, PE_ROLES[3], "thick", connect="finite")
+        self.pe_arrow = styled.curve(b, p, PE_ROLES[0], "bold", connect="finite")
+        self.pek_arrow = styled.curve(b, p, PE_ROLES[1], "bold", connect="finite")
+        self.pe_pred = pg.ScatterPlotItem(symbol="o")
         p.addItem(self.pe_pred)
-        self.pe_texts = [
-            plots.text_item(p, c, anchor=(0.5, 0.5)) for c in (BLUE, VERMILLION, SKY, ORANGE)
-        ]
-        self._pe_order = ""
 
-    def _build_rope_plot(self) -> None:
-        p = self.rope_plot = make_plot(self, "rope_matrix_plot", "RoPE R_m", "column", "row")
-        p.setMouseEnabled(x=False, y=False)
-        p.hideButtons()
-        p.showGrid(x=False, y=False)
+        def rings(st: Style) -> None:
+            self.pe_pred.setPen(st.pen("ink", "line"))
+            self.pe_pred.setBrush(QBrush(Qt.BrushStyle.NoBrush))  # rings
+            self.pe_pred.setSize(st.marker("huge"))
+
+        b.add(rings)
+        self.pe_texts = []
+        for role, name in zip(PE_ROLES, PE_NAMES, strict=True):
+            t = styled.text(b, p, role, anchor=(0.5, 0.5))
+            t.setText(name)
+            self.pe_texts.append(t)
+        p.getPlotItem().getViewBox().sigResized.connect(lambda *_: self.invalidate("pe_size"))
+        self.pe_label = FormulaLabel("pe_rotation_text", self, b, "legend")
+        self.pe_hint = FormulaLabel("pe_rotation_hint", self, b, "legend")
+        self._pe_axes_key: tuple[bool, Style] | None = None
+        self.view("pe_plot", p, (*PE_PAIR_INPUTS, "pe_order", "pe_shift", "pe_pairs", "pe_size"),
+                  self._refresh_pe_plot)  # fmt: skip
+        self.view("pe_text", self.pe_label, (*PE_PAIR_INPUTS, "pe_order", "pe_shift",
+                                             "pe_pairs"), self._refresh_pe_text)  # fmt: skip
+        b.add(self._style_pe_hint)
+
+    def _build_rope(self) -> None:
+        b = self.book
+        p = self.rope_plot = styled.plot(b, self, "rope_matrix_plot", "RoPE R_m", "column", "row",
+                                         grid=False)  # fmt: skip
         p.invertY(True)
         p.setAspectLocked(True)
-        self.rope_image, self.rope_bar = plots.heatmap(p, (-1.0, 1.0), plots.DIVERGING)
-        self.quadrant_lines = plots.curve(p, "#444444", 1.5, connect="finite")
-        self.quadrant_lines.setPen(plots.pen("#444444", 1.5, Qt.PenStyle.DashLine))
-        self.block_outline = plots.curve(p, "#111111", 2.0, connect="finite")
-        font = QFont()
-        font.setPointSize(9)
-        self.cell_texts: list[pg.TextItem] = []
-        for _ in range(CELL_TEXT_MAX * CELL_TEXT_MAX):
-            t = pg.TextItem(color="#111111", anchor=(0.5, 0.5))
-            t.setFont(font)
+        self.rope_image, self.rope_bar = styled.heatmap(b, p, (-1.0, 1.0), "diverging")
+        self.quadrant_lines = styled.curve(b, p, "guide", "normal", "dash", connect="finite")
+        self.block_outline = styled.curve(b, p, "ink", "thick", connect="finite")
+        self.cell_texts = [
+            styled.text(b, p, "ink", anchor=(0.5, 0.5), kind=CELL_FONT)
+            for _ in range(CELL_TEXT_MAX * CELL_TEXT_MAX)
+        ]
+        for t in self.cell_texts:
             t.setVisible(False)
-            p.addItem(t)
-            self.cell_texts.append(t)
-        self._rope_key: tuple[int, str] = (0, "")
+        p.getPlotItem().getViewBox().sigResized.connect(lambda *_: self.invalidate("rope_size"))
+        self.rope_label = FormulaLabel("rope_matrix_text", self, b)
+        self.view("rope_geometry", p, ("block_dim", "layout"), self._refresh_rope_geometry)
+        self.view("rope_heatmap", p, (*ROPE_MATRIX_INPUTS, "rope_matrix"), self._refresh_heatmap)
+        self.view("rope_cells", p, (*ROPE_MATRIX_INPUTS, "rope_matrix", "rope_size"),
+                  self._refresh_cells)  # fmt: skip
+        self.view("rope_text", self.rope_label,
+                  (*ROPE_RELATIVE_INPUTS, "rope_matrix", "rope_relative"),
+                  self._refresh_rope_text)  # fmt: skip
 
-    # -- widget -> state from plot interaction ----------------------------------------------
-    def _v_dragged(self) -> None:
-        pos = self.v_target.pos()
-        x = round(min(max(float(pos.x()), -2.0), 2.0), 2)
-        y = round(min(max(float(pos.y()), -2.0), 2.0), 2)
+    def _target(self, plot: pg.PlotWidget, role: str, tip: str) -> pg.TargetItem:
+        t = pg.TargetItem(pos=(0.0, 0.0), symbol="o", movable=True)
+        t.setToolTip(tip)
+        t.setZValue(20)
+        plot.addItem(t)
+
+        def apply(st: Style) -> None:
+            t.setPen(st.pen("rim", "line"))
+            t.setBrush(st.brush(role))
+            t.setHoverPen(st.pen("ink", "bold"))
+            t.setHoverBrush(st.brush(role))
+            t.scale = st.marker("huge")
+            t.viewTransformChanged()  # re-builds the shape at the new size
+
+        self.book.add(apply)
+        return t
+
+    def _bind_point(
+        self,
+        target: pg.TargetItem,
+        apply: Callable[[float, float], None],
+        shown: Callable[[], tuple[float, float]],
+    ) -> None:
+        """A draggable point drives the state; on release it snaps to where the state is."""
+
+        def moved() -> None:
+            pos = target.pos()
+            try:
+                apply(float(pos.x()), float(pos.y()))
+            except ParamError as err:
+                self.message.emit(str(err))
+
+        target.sigPositionChanged.connect(moved)
+        target.sigPositionChangeFinished.connect(lambda *_: _set_target(target, *shown()))
+
+    # -- plot interaction -> state -----------------------------------------------------------
+    def _drag_v(self, x: float, y: float) -> None:
+        x, y = (round(min(max(c, -2.0), 2.0), 2) for c in (x, y))
         self.state.update({"x": x, "y": y})
 
-    def _rv_dragged(self) -> None:
-        x, y = self.state.as_float("x"), self.state.as_float("y")
-        if math.hypot(x, y) < 1e-9:
+    def _shown_v(self) -> tuple[float, float]:
+        return self.state.as_float("x"), self.state.as_float("y")
+
+    def _drag_rv(self, px: float, py: float) -> None:
+        x, y = self._shown_v()
+        if math.hypot(x, y) < 1e-9 or math.hypot(px, py) < 1e-9:
             return
-        pos = self.rv_target.pos()
-        if math.hypot(float(pos.x()), float(pos.y())) < 1e-9:
-            return
-        turn = math.degrees(math.atan2(float(pos.y()), float(pos.x())) - math.atan2(y, x))
+        turn = math.degrees(math.atan2(py, px) - math.atan2(y, x))
         current = self.state.as_float("angle")
         # The representative of the turn (mod 360°) nearest the current angle: no jumps.
         angle = turn + 360.0 * round((current - turn) / 360.0)
-        angle = round(min(max(angle, -360.0), 360.0), 1)
-        self.state.set("angle", angle)
+        self.state.set("angle", round(min(max(angle, -360.0), 360.0), 1))
 
-    # -- state -> plots ---------------------------------------------------------------------
-    def refresh(self) -> None:
-        r = self.state.readouts()
-        self._refresh_rotation(r)
-        self._refresh_pe(r)
-        self._refresh_rope(r)
+    def _shown_rv(self) -> tuple[float, float]:
+        rx, ry = self.model.group("rotation")(self.state.values())["rotated"]
+        return float(rx), float(ry)
 
-    def _refresh_rotation(self, r: dict[str, Any]) -> None:
-        s = self.state
-        x, y = s.as_float("x"), s.as_float("y")
-        deg, deg2 = s.as_float("angle"), s.as_float("angle2")
-        (c, ms), (sn, _) = r["matrix"]
+    # -- 2-D rotation ----------------------------------------------------------------------------
+    def _refresh_v(self, ctx: Context) -> None:
+        x, y = ctx.values.as_float("x"), ctx.values.as_float("y")
+        norm = math.hypot(x, y)
+        self.v_arrow.setData(*styled.arrow_xy(0.0, 0.0, x, y, 0.16))
+        self.norm_circle.setData(*styled.circle_xy(norm))
+        _set_target(self.v_target, x, y)
+        _label_inside(self.v_text, self.rot_plot, x, y, 0.3)
+        ctx.record("v", [x, y], "v = (x, y)")
+        ctx.record("norm_v", norm, "|v| (radius of the dotted circle)")
+
+    def _refresh_rv(self, ctx: Context) -> None:
+        v, r = ctx.values, ctx["rotation"]
+        x, y, deg = v.as_float("x"), v.as_float("y"), v.as_float("angle")
         rx, ry = r["rotated"]
-        cx, cy = r["composed_vector"]
-        norm = float(r["norm_v"])
-        head = 0.16
-        self.v_arrow.setData(*plots.arrow_xy(0.0, 0.0, x, y, head))
-        self.rv_arrow.setData(*plots.arrow_xy(0.0, 0.0, rx, ry, head))
-        self.composed_arrow.setData(*plots.arrow_xy(0.0, 0.0, cx, cy, head))
-        self.norm_circle.setData(*plots.circle_xy(norm))
+        norm, theta = float(r["norm_v"]), float(r["radians"])
+        self.rv_arrow.setData(*styled.arrow_xy(0.0, 0.0, rx, ry, 0.16))
         a0 = math.atan2(y, x) if norm > 0 else 0.0
-        theta = float(r["radians"])
         rad = min(0.45, 0.55 * norm) if norm > 0 else 0.3
         arc = np.linspace(a0, a0 + theta, max(2, int(abs(deg)) + 2))
-        self.arc.setData(rad * np.cos(arc), rad * np.sin(arc))
-        self.angle_text.setText(
-            f"θ = {_fixed(deg, 1, plus=False)}° = {_fixed(theta, 3, plus=False)} rad"
-        )
-        _place_label(self.v_text, "v", x, y)
-        _place_label(self.rv_text, "R(θ)v", rx, ry)
-        _set_target(self.v_target, x, y)
+        ax, ay = rad * np.cos(arc), rad * np.sin(arc)
+        self.arc.setData(ax, ay)
+        _set_text(self.angle_text, f"θ = {_fixed(deg, 1, plus=False)}° = "
+                                   f"{_fixed(theta, 3, plus=False)} rad")  # fmt: skip
         _set_target(self.rv_target, rx, ry)
+        _label_inside(self.rv_text, self.rot_plot, rx, ry, 0.3)
+        _corner_away(self.angle_text, self.rot_plot, [(x, y), (rx, ry)])
+        ctx.record("rotated", [rx, ry], "R(θ)v")
+        ctx.record("arc_x", ax, "swept angle arc, x")
+        ctx.record("arc_y", ay, "swept angle arc, y")
+        ctx.record("angle", deg, "θ", "°")
 
+    def _refresh_composed(self, ctx: Context) -> None:
+        cx, cy = ctx["composition"]["composed_vector"]
+        self.composed_arrow.setData(*styled.arrow_xy(0.0, 0.0, cx, cy, 0.16))
+        ctx.record("composed", [cx, cy], "R(θ)R(θ₂)v")
+
+    def _refresh_matrix(self, ctx: Context) -> None:
+        v, r, st = ctx.values, ctx["rotation"], ctx.style
+        x, y, deg = v.as_float("x"), v.as_float("y"), v.as_float("angle")
+        (c, ms), (sn, _) = r["matrix"]
+        rx, ry = r["rotated"]
         cos_s, sin_s = _paren(c, 4), _paren(sn, 4)
-        matrix = _matrix_html([[_fixed(c, 4), _fixed(ms, 4)], [_fixed(sn, 4), _fixed(c, 4)]])
-        vec = _matrix_html([[_fixed(x, 2)], [_fixed(y, 2)]])
-        rvec = _matrix_html([[_fixed(rx, 4)], [_fixed(ry, 4)]])
-        sym = _matrix_html([["cos&nbsp;θ", "−sin&nbsp;θ"], ["sin&nbsp;θ", "cos&nbsp;θ"]])
+        matrix = [[_fixed(c, 4), _fixed(ms, 4)], [_fixed(sn, 4), _fixed(c, 4)]]
+        vec = [[_fixed(x, 2)], [_fixed(y, 2)]]
+        rvec = [[_fixed(rx, 4)], [_fixed(ry, 4)]]
+        sym = [["cos&nbsp;θ", "−sin&nbsp;θ"], ["sin&nbsp;θ", "cos&nbsp;θ"]]
+        heads = ["R(θ)", "", span(st, "query", "<b>v</b>"), "",
+                 span(st, "key", "<b>v′</b>")]  # fmt: skip
         self.matrix_label.set_html(
             _sup(
                 f"<b>Rotation by θ = {num(deg, 1)}° = {num(r['radians'], 4)} rad</b>"
-                "<table cellspacing='0' cellpadding='3'><tr>"
-                f"<td valign='middle'>R(θ) =</td><td valign='middle'>{sym}</td>"
-                f"<td valign='middle'>=</td><td valign='middle'>{matrix}</td></tr></table>"
-                "<table cellspacing='0' cellpadding='2'>"
-                "<tr><td align='center'>R(θ)</td><td></td>"
-                f"<td align='center' style='color:{BLUE}'><b>v</b></td><td></td>"
-                f"<td align='center' style='color:{VERMILLION}'><b>v′ = R(θ)·v</b></td></tr>"
-                f"<tr><td valign='middle'>{matrix}</td><td valign='middle'>×</td>"
-                f"<td valign='middle'>{vec}</td><td valign='middle'>=</td>"
-                f"<td valign='middle' align='center'>{rvec}</td></tr></table>"
-                "<span style='font-size:11pt'>"
+                f"{_flat(st, ['R(θ) =', sym, '=', matrix])}"
+                f"{_flat(st, [matrix, '×', vec, '=', rvec], heads)}"
+                f"<span style='font-size:{st.css_pt('legend')}'>"
                 f"x′ = x cos θ − y sin θ = {_paren(x, 2)}·{cos_s} − {_paren(y, 2)}·{sin_s} "
                 f"= <b>{_fixed(rx, 4, plus=False)}</b><br>"
                 f"y′ = x sin θ + y cos θ = {_paren(x, 2)}·{sin_s} + {_paren(y, 2)}·{cos_s} "
                 f"= <b>{_fixed(ry, 4, plus=False)}</b></span>"
             )
         )
-        comp = r["composition_matrix"]
-        summed = r["sum_matrix"]
+        ctx.record("matrix", r["matrix"], "R(θ)")
+        ctx.record("rotated", r["rotated"], "R(θ)v")
+
+    def _refresh_checks(self, ctx: Context) -> None:
+        v, r, c, st = ctx.values, ctx["rotation"], ctx["composition"], ctx.style
+        deg, deg2 = v.as_float("angle"), v.as_float("angle2")
         lines = [
-            _check(
-                r["norm_residual"],
-                f"Length kept: |v| = {num(r['norm_v'], 4)}, |Rv| = {num(r['norm_rotated'], 4)}",
-                "difference",
-            ),
-            _check(
-                r["det_residual"],
-                f"det R = cos²θ + sin²θ = {num(r['det'], 4)}",
-                "|det R − 1|",
-            ),
-            _check(r["orthogonality_residual"], "RᵀR = I (columns orthonormal)", "max |RᵀR − I|"),
-            _check(
-                r["composition_residual"],
-                f"R({num(deg, 1)}°)·R({num(deg2, 1)}°) = R({num(r['angle_sum_degrees'], 1)}°)",
-                "max diff",
-            )
-            + f"<br>&nbsp;&nbsp;&nbsp;&nbsp;{_inline(comp)} vs {_inline(summed)}",
-            _check(r["inverse_residual"], "Inverse: R(−θ)·R(θ) = I", "max |R(−θ)R(θ) − I|"),
-            _check(r["transpose_residual"], "R(−θ) = Rᵀ (undo = transpose)", "max diff"),
-        ]
+            _check(st, r["norm_residual"], f"Length kept: |v| = {num(r['norm_v'], 4)}, "
+                   f"|Rv| = {num(r['norm_rotated'], 4)}", "difference"),
+            _check(st, r["det_residual"], f"det R = cos²θ + sin²θ = {num(r['det'], 4)}",
+                   "|det R − 1|"),
+            _check(st, r["orthogonality_residual"], "RᵀR = I (columns orthonormal)",
+                   "max |RᵀR − I|"),
+            _check(st, c["composition_residual"], f"R({num(deg, 1)}°)·R({num(deg2, 1)}°) = "
+                   f"R({num(c['angle_sum_degrees'], 1)}°)", "max diff")
+            + f"<br>&nbsp;&nbsp;&nbsp;&nbsp;{_inline(c['composition_matrix'])} vs "
+            f"{_inline(c['sum_matrix'])}",
+            _check(st, r["inverse_residual"], "Inverse: R(−θ)·R(θ) = I",
+                   "max |R(−θ)R(θ) − I|"),
+            _check(st, r["transpose_residual"], "R(−θ) = Rᵀ (undo = transpose)", "max diff"),
+        ]  # fmt: skip
         self.checks_label.set_html(
             _sup(
                 "<b>Properties</b> (float64, from the matrices)<br>"
                 + "<br>".join(lines)
-                + "<br>Angle from v to Rv, measured (mod 360°): "
+                + "<br>Angle from v to Rv, measured (in (−180°, 180°]): "
                 f"{num(r['measured_angle_degrees'], 2)}°"
             )
         )
+        names = ("norm_residual", "det_residual", "orthogonality_residual", "inverse_residual",
+                 "transpose_residual")  # fmt: skip
+        residuals = [r[n] for n in names] + [c["composition_residual"]]
+        ctx.record("residuals", residuals, "residuals of the six checks")
+        ctx.record("measured_angle", r["measured_angle_degrees"], "angle from v to Rv", "°")
 
-    def _refresh_pe(self, r: dict[str, Any]) -> None:
-        s = self.state
-        order = s.as_str("pe_order")
-        swap = order == "cos_sin"
-        dim, base, i = s.as_int("dim"), s.as_float("base"), s.as_int("pair")
-        k = s.as_int("offset")
-        pos = r["pe_positions"]
+    def _style_hint(self, st: Style) -> None:
+        """The legend under the rotation plot: static text, coloured by role (restyled live)."""
+        self.hint_label.set_html(
+            f"<b>Drag</b> the dot at the tip of {span(st, 'query', 'v')} to move v, the dot at "
+            f"the tip of {span(st, 'key', 'R(θ)v')} to turn θ. "
+            f"{span(st, 'accent', 'Arc')}: the swept angle θ; "
+            f"{span(st, 'second', 'dashed arrow')}: R(θ)·R(θ₂)·v."
+        )
+
+    # -- PE pair ---------------------------------------------------------------------------------
+    def _label_pe_axes(self, st: Style, swap: bool) -> None:
+        """Axis titles follow the pair order (set only when the order or the style changed)."""
+        if self._pe_axes_key == (swap, st):
+            return
+        self._pe_axes_key = (swap, st)
+        sin_l, cos_l = "PE[p, 2i] = sin pω", "PE[p, 2i+1] = cos pω"
+        font = {"font-size": st.css_pt("label"), "color": st.color("ink")}
+        self.pe_plot.setLabel("bottom", cos_l if swap else sin_l, **font)
+        self.pe_plot.setLabel("left", sin_l if swap else cos_l, **font)
+
+    def _refresh_pe_plot(self, ctx: Context) -> None:
+        v, sh, pp = ctx.values, ctx["pe_shift"], ctx["pe_pairs"]
+        swap = v.as_str("pe_order") == "cos_sin"
+        self._label_pe_axes(ctx.style, swap)
 
         def xy(pair: Sequence[float]) -> tuple[float, float]:
             return (pair[1], pair[0]) if swap else (pair[0], pair[1])
 
-        if order != self._pe_order:
-            self._pe_order = order
-            sin_l, cos_l = "PE[p, 2i] = sin pω", "PE[p, 2i+1] = cos pω"
-            self.pe_plot.setLabel("bottom", cos_l if swap else sin_l, **{"font-size": "12pt"})
-            self.pe_plot.setLabel("left", sin_l if swap else cos_l, **{"font-size": "12pt"})
-        pts = [xy(r[key]) for key in ("pe_pair", "pe_pair_shifted", "pe_pair2", "pe_pair2_shifted")]
-        head = 0.09
-        for arrow, (px, py) in zip(
-            (self.pe_arrow, self.pek_arrow, self.pe2_arrow, self.pe2k_arrow), pts, strict=True
-        ):
-            arrow.setData(*plots.arrow_xy(0.0, 0.0, px, py, head))
-        pred = [xy(r["pe_rotated"]), xy(r["pe_rotated2"])]
-        self.pe_pred.setData([q[0] for q in pred], [q[1] for q in pred])
-        names = ("p", "p+k", "p′", "p′+k")
-        for text, name, (px, py) in zip(self.pe_texts, names, pts, strict=True):
-            _place_label(text, name, px, py, 0.2)
+        keys = ("pe_pair", "pe_pair_shifted", "pe_pair2", "pe_pair2_shifted")
+        pts = [xy(pp[key]) for key in keys]
+        arrows = (self.pe_arrow, self.pek_arrow, self.pe2_arrow, self.pe2k_arrow)
+        for arrow, (px, py) in zip(arrows, pts, strict=True):
+            arrow.setData(*styled.arrow_xy(0.0, 0.0, px, py, 0.09))
+        pred = np.asarray([xy(pp["pe_rotated"]), xy(pp["pe_rotated2"])])
+        self.pe_pred.setData(pred[:, 0], pred[:, 1])
+        for text, (px, py) in zip(self.pe_texts, pts, strict=True):
+            _label_inside(text, self.pe_plot, px, py, 0.2)
         # In (sin, cos) coordinates the shift turns by −kω (clockwise), in (cos, sin) by +kω.
-        net = float(r["pe_angle_wrapped"]) * (1.0 if swap else -1.0)
-        for arc_item, (px, py), rad in ((self.pe_arc, pts[0], 0.3), (self.pe_arc2, pts[2], 0.45)):
+        net = float(sh["pe_angle_wrapped"]) * (1.0 if swap else -1.0)
+        for name, item, (px, py), rad in (("arc", self.pe_arc, pts[0], 0.3),
+                                          ("arc2", self.pe_arc2, pts[2], 0.45)):  # fmt: skip
             a0 = math.atan2(py, px)
             arc = np.linspace(a0, a0 + net, max(2, int(abs(math.degrees(net))) + 2))
-            arc_item.setData(rad * np.cos(arc), rad * np.sin(arc))
+            item.setData(rad * np.cos(arc), rad * np.sin(arc))
+            ctx.record(name, arc, f"turn kω drawn from {'p' if name == 'arc' else 'p′'}", "rad")
         title = "(cos, sin)" if swap else "(sin, cos)"
-        self.pe_plot.setTitle(f"PE pair i = {i} as {title}", size=plots.TITLE_PT)
+        styled.set_title(self.book, self.pe_plot, f"PE pair i = {v.as_int('pair')} as {title}")
+        for key, (px, py) in zip(keys, pts, strict=True):
+            ctx.record(key, [px, py], f"{key} in plot coordinates {title}")
+        ctx.record("predicted", pred, "M·pair at p and p′ (rings)")
 
-        mat = r["pe_rotation_matrix_cos_sin"] if swap else r["pe_rotation_matrix"]
+    def _refresh_pe_text(self, ctx: Context) -> None:
+        v, sh, pp, st = ctx.values, ctx["pe_shift"], ctx["pe_pairs"], ctx.style
+        swap = v.as_str("pe_order") == "cos_sin"
+        dim, base, i, k = v.as_int("dim"), v.as_float("base"), v.as_int("pair"), v.as_int("offset")
+        pos = pp["pe_positions"]
+
+        def xy(pair: Sequence[float]) -> tuple[float, float]:
+            return (pair[1], pair[0]) if swap else (pair[0], pair[1])
+
+        mat = sh["pe_rotation_matrix_cos_sin"] if swap else sh["pe_rotation_matrix"]
         if swap:
-            sym = _matrix_html([["cos&nbsp;kω", "−sin&nbsp;kω"], ["sin&nbsp;kω", "cos&nbsp;kω"]])
+            sym = [["cos&nbsp;kω", "−sin&nbsp;kω"], ["sin&nbsp;kω", "cos&nbsp;kω"]]
             name, coords, turn = "R(+kω)", "(cos, sin)", "counter-clockwise"
         else:
-            sym = _matrix_html([["cos&nbsp;kω", "sin&nbsp;kω"], ["−sin&nbsp;kω", "cos&nbsp;kω"]])
+            sym = [["cos&nbsp;kω", "sin&nbsp;kω"], ["−sin&nbsp;kω", "cos&nbsp;kω"]]
             name, coords, turn = "R(−kω)", "(sin, cos)", "clockwise"
-        nums = _matrix_html([[_fixed(mat[0][0], 4), _fixed(mat[0][1], 4)],
-                             [_fixed(mat[1][0], 4), _fixed(mat[1][1], 4)]])  # fmt: skip
-        ok = "✓" if r["pe_residual_all_pairs"] < TOLERANCE else "✗"
+        nums = [[_fixed(mat[0][0], 4), _fixed(mat[0][1], 4)],
+                [_fixed(mat[1][0], 4), _fixed(mat[1][1], 4)]]  # fmt: skip
+        ok = "✓" if pp["pe_residual_all_pairs"] < TOLERANCE else "✗"
 
         def pair_txt(pair: Sequence[float]) -> str:
             a, b = xy(pair)
             return f"({_fixed(a, 3)}, {_fixed(b, 3)})"
 
         rows = [
-            ("angle", f"pω = {num(r['pe_position_angle'], 3)}",
-             f"p′ω = {num(r['pe_position2_angle'], 3)}"),
-            (f"PE pair {coords}", pair_txt(r["pe_pair"]), pair_txt(r["pe_pair2"])),
-            ("M × pair", pair_txt(r["pe_rotated"]), pair_txt(r["pe_rotated2"])),
-            ("PE pair at +k", pair_txt(r["pe_pair_shifted"]),
-             pair_txt(r["pe_pair2_shifted"])),
-            ("‖M·pair − pair<sub>+k</sub>‖", _res(r["pe_residual"]),
-             _res(r["pe_residual2"])),
+            ("angle", f"pω = {num(pp['pe_position_angle'], 3)}",
+             f"p′ω = {num(pp['pe_position2_angle'], 3)}"),
+            ("pair", pair_txt(pp["pe_pair"]), pair_txt(pp["pe_pair2"])),
+            ("M × pair", pair_txt(pp["pe_rotated"]), pair_txt(pp["pe_rotated2"])),
+            ("pair at +k", pair_txt(pp["pe_pair_shifted"]),
+             pair_txt(pp["pe_pair2_shifted"])),
+            ("residual ‖·‖", _res(pp["pe_residual"]),
+             _res(pp["pe_residual2"])),
         ]  # fmt: skip
         table = "".join(
-            f"<tr><td>{a}</td><td align='right' style='color:{BLUE}'>{b}</td>"
-            f"<td align='right' style='color:{SKY}'>{c}</td></tr>"
+            f"<tr><td>{a}</td><td align='right'>{span(st, PE_ROLES[0], b)}"
+            f"</td><td align='right'>{span(st, PE_ROLES[2], c)}</td></tr>"
             for a, b, c in rows
         )
         power = f"{_power_base(base)}<sup>−2·{i}/{dim}</sup>"
         label = f"M&nbsp;=&nbsp;{name}&nbsp;="
         self.pe_label.set_html(
             _sup(
-                f"ω<sub>{i}</sub> = {power} = {sig(r['omega'], 5)} "
-                f"(λ = {sig(r['wavelength'], 5)}), &nbsp;k = {k}<br>"
-                f"kω = {num(r['pe_angle'], 4)} rad = {num(r['pe_angle_degrees'], 2)}° "
-                f"({num(r['pe_angle_turns'], 3)} turns)<br>"
+                f"ω<sub>{i}</sub> = {power} = {sig(sh['omega'], 5)} "
+                f"(λ = {sig(sh['wavelength'], 5)}), &nbsp;k = {k}<br>"
+                f"kω = {num(sh['pe_angle'], 4)} rad = {num(sh['pe_angle_degrees'], 2)}° "
+                f"({num(sh['pe_angle_turns'], 3)} turns)<br>"
                 f"sin((p+k)ω) = cos kω·sin pω + sin kω·cos pω, cos((p+k)ω) = −sin kω·sin pω + "
                 f"cos kω·cos pω, so on {coords} the shift is a <b>{turn}</b> turn:"
-                "<table cellspacing='0' cellpadding='2'><tr>"
-                f"<td valign='middle'>{label}</td><td valign='middle'>{sym}</td>"
-                f"<td valign='middle'>=</td><td valign='middle'>{nums}</td></tr></table>"
-                "<table cellspacing='0' cellpadding='2'>"
-                f"<tr><th></th><th style='color:{BLUE}'>p = {pos[0]} → {pos[1]}</th>"
-                f"<th style='color:{SKY}'>p′ = {pos[2]} → {pos[3]}</th></tr>{table}</table>"
+                f"{_flat(st, [label, sym])}{_flat(st, ['=', nums])}"
+                f"<table {NOWRAP} cellspacing='0' cellpadding='2'>"
+                f"<tr><th></th><th>{span(st, PE_ROLES[0], f'p = {pos[0]} → {pos[1]}')}</th>"
+                f"<th>{span(st, PE_ROLES[2], f'p′ = {pos[2]} → {pos[3]}')}</th></tr>"
+                f"{table}</table>"
                 f"M uses only k and ω<sub>i</sub>, never p. Every pair i &lt; {dim // 2} at p and "
-                f"p′: max residual {_res(r['pe_residual_all_pairs'])} {ok}.<br>"
+                f"p′: max residual {_res(pp['pe_residual_all_pairs'])} {ok}.<br>"
                 f"Wrong sign (R(+kω) on (sin, cos)) would miss by "
-                f"{num(r['pe_wrong_sign_residual'], 3)}."
+                f"{num(pp['pe_wrong_sign_residual'], 3)}."
             )
         )
+        ctx.record("matrix", mat, f"M = {name} on {coords}")
+        ctx.record("omega", sh["omega"], "ω_i", "rad/position")
+        ctx.record("residual_all_pairs", pp["pe_residual_all_pairs"], "max residual, every pair")
 
-    def _refresh_rope(self, r: dict[str, Any]) -> None:
-        s = self.state
-        bd, layout = s.as_int("block_dim"), s.as_str("layout")
-        m, n = s.as_int("m"), s.as_int("n")
-        mat = np.ascontiguousarray(np.asarray(r["rope_matrix"], dtype=np.float32))
+    def _style_pe_hint(self, st: Style) -> None:
+        """The legend under the PE-pair plot: static text, coloured by role."""
+        names = ", ".join(span(st, r, n) for r, n in zip(PE_ROLES, PE_NAMES, strict=True))
+        self.pe_hint.set_html(
+            f"PE plot: {names}; rings: M·pair (prediction); {span(st, 'accent', 'arcs')}: the "
+            "turn kω (solid from p, dashed from p′) — the same angle at both positions."
+        )
+
+    # -- RoPE --------------------------------------------------------------------------------------
+    def _refresh_rope_geometry(self, ctx: Context) -> None:
+        """Block outlines, quadrant lines, ticks and range for head dimension and layout."""
+        bd, layout = ctx.values.as_int("block_dim"), ctx.values.as_str("layout")
+        half = bd // 2
+        if layout == "interleaved":
+            squares = [(2.0 * i, 2.0 * i, 2.0) for i in range(half)]
+            qx, qy = np.zeros(0), np.zeros(0)
+        else:
+            squares = [(float(b), float(a), 1.0) for i in range(half)
+                       for a in (i, i + half) for b in (i, i + half)]  # fmt: skip
+            qx = np.array([half, half, np.nan, 0.0, bd], dtype=float)
+            qy = np.array([0.0, bd, np.nan, half, half], dtype=float)
+        self.quadrant_lines.setData(qx, qy)
+        xs = np.array([[x0, x0 + s, x0 + s, x0, x0, np.nan] for x0, _, s in squares]).ravel()
+        ys = np.array([[y0, y0, y0 + s, y0 + s, y0, np.nan] for _, y0, s in squares]).ravel()
+        self.block_outline.setData(xs, ys)
+        self.block_outline.setPen(ctx.style.pen("ink", "thick" if bd <= 16 else "thin"))
+        step = 1 if bd <= 16 else (4 if bd <= 32 else 8)
+        ticks = [(j + 0.5, str(j)) for j in range(0, bd, step)]
+        for axis in ("bottom", "left"):
+            self.rope_plot.getAxis(axis).setTicks([ticks, []])
+        # One call: with the aspect locked, two calls would let the second shrink the first.
+        self.rope_plot.getPlotItem().getViewBox().setRange(
+            xRange=(0.0, float(bd)), yRange=(0.0, float(bd)), padding=0.02
+        )
+        ctx.record("blocks", np.array(squares), "outlined cells: (column, row, size)")
+
+    def _refresh_heatmap(self, ctx: Context) -> None:
+        bd, m = ctx.values.as_int("block_dim"), ctx.values.as_int("m")
+        mat = np.ascontiguousarray(np.asarray(ctx["rope_matrix"]["rope_matrix"], np.float32))
         self.rope_image.setImage(mat, autoLevels=False)
         self.rope_image.setRect(0.0, 0.0, float(bd), float(bd))
-        key = (bd, layout)
-        if key != self._rope_key:
-            self._rope_key = key
-            self._rope_geometry(bd, layout)
-        show_text = bd <= CELL_TEXT_MAX
+        styled.set_title(self.book, self.rope_plot, f"Entries of RoPE R<sub>m</sub>, m = {m}")
+        ctx.record("rope_matrix", mat, "R_m")
+
+    def _refresh_cells(self, ctx: Context) -> None:
+        bd = ctx.values.as_int("block_dim")
+        mat = ctx["rope_matrix"]["rope_matrix"]
+        digits = self._cell_digits(ctx.style, bd)
+        shown = np.zeros((min(bd, CELL_TEXT_MAX),) * 2)
         for idx, t in enumerate(self.cell_texts):
             row, col = divmod(idx, CELL_TEXT_MAX)
-            visible = bool(show_text and row < bd and col < bd and mat[row, col] != 0.0)
+            visible = bool(digits and row < bd and col < bd and mat[row][col] != 0.0)
             t.setVisible(visible)
             if visible:
-                t.setText(_fixed(float(r["rope_matrix"][row][col]), 2, plus=False))
+                _set_text(t, _fixed(float(mat[row][col]), digits, plus=False))
                 t.setPos(col + 0.5, row + 0.5)
-        self.rope_plot.setTitle(f"Entries of RoPE R<sub>m</sub>, m = {m}", size=plots.TITLE_PT)
-        theta, angles = r["rope_theta"], r["rope_angles"]
+                shown[row, col] = round(float(mat[row][col]), digits)
+        ctx.record("cell_digits", digits, "decimals written in the cells (0: none)")
+        ctx.record("cell_values", shown if digits else np.zeros((0, 0)), "numbers in the cells")
+
+    def _cell_digits(self, st: Style, bd: int) -> int:
+        """Decimals the cell numbers get: 2, 1, or 0 (hidden) when the text does not fit."""
+        if bd > CELL_TEXT_MAX:
+            return 0
+        vb = self.rope_plot.getPlotItem().getViewBox()
+        try:
+            px, py = (abs(float(c)) for c in vb.viewPixelSize())
+        except (ZeroDivisionError, ValueError, TypeError):
+            return 0
+        if not (math.isfinite(px) and math.isfinite(py) and px > 0 and py > 0):
+            return 0
+        fm = QFontMetricsF(st.font(CELL_FONT))
+        if fm.height() > 1.0 / py:
+            return 0
+        pad = fm.horizontalAdvance(" ") / 2  # a little air between neighbouring numbers
+        for digits in (2, 1):
+            if fm.horizontalAdvance("−0." + "0" * digits) + pad <= 1.0 / px:
+                return digits
+        return 0
+
+    def _refresh_rope_text(self, ctx: Context) -> None:
+        v, rm, rr, st = ctx.values, ctx["rope_matrix"], ctx["rope_relative"], ctx.style
+        bd, layout, n = v.as_int("block_dim"), v.as_str("layout"), v.as_int("n")
+        theta, angles = rm["rope_theta"], rm["rope_angles"]
         shown = min(4, len(theta))
         ang = ", ".join(sig(a, 3) for a in angles[:shown]) + (", …" if len(theta) > shown else "")
         pairs = "(2i, 2i+1) on the diagonal" if layout == "interleaved" else f"(i, i+{bd // 2})"
         relative = _check(
-            r["rope_relative_residual"],
-            f"R<sub>m</sub>ᵀR<sub>n</sub> = R<sub>n−m</sub> (n = {n}, n−m = {r['rope_offset']})",
+            st, rr["rope_relative_residual"],
+            f"R<sub>m</sub>ᵀR<sub>n</sub> = R<sub>n−m</sub> (n = {n}, n−m = {rr['rope_offset']})",
             "max diff",
-        )
-        ortho = _check(
-            r["rope_orthogonality_residual"], "R<sub>m</sub>ᵀR<sub>m</sub> = I", "max diff"
-        )
+        )  # fmt: skip
+        ortho = _check(st, rm["rope_orthogonality_residual"], "R<sub>m</sub>ᵀR<sub>m</sub> = I",
+                       "max diff")  # fmt: skip
         self.rope_label.set_html(
             _sup(
                 f"<b>d = {bd}, {layout} layout.</b> Pair i turns by m·θ<sub>i</sub>, "
@@ -438,36 +557,9 @@ class RotationPanel(Panel):
                 f"m·θ<sub>i</sub> = {ang} rad<br>{relative}<br>{ortho}"
             )
         )
-
-    def _rope_geometry(self, bd: int, layout: str) -> None:
-        """Block outlines, quadrant lines and ticks for head dimension ``bd`` in ``layout``."""
-        half = bd // 2
-        squares: list[tuple[float, float, float]] = []  # (x0, y0, size)
-        if layout == "interleaved":
-            squares = [(2.0 * i, 2.0 * i, 2.0) for i in range(half)]
-            self.quadrant_lines.setData([], [])
-        else:
-            for i in range(half):
-                for a in (i, i + half):
-                    for b in (i, i + half):
-                        squares.append((float(b), float(a), 1.0))
-            self.quadrant_lines.setData(
-                [half, half, np.nan, 0.0, bd], [0.0, bd, np.nan, half, half]
-            )
-        xs: list[float] = []
-        ys: list[float] = []
-        for x0, y0, size in squares:
-            xs += [x0, x0 + size, x0 + size, x0, x0, np.nan]
-            ys += [y0, y0, y0 + size, y0 + size, y0, np.nan]
-        self.block_outline.setData(np.asarray(xs), np.asarray(ys))
-        width = 2.5 if bd <= 16 else 1.2
-        self.block_outline.setPen(plots.pen("#111111", width))
-        step = 1 if bd <= 16 else (4 if bd <= 32 else 8)
-        ticks = [(j + 0.5, str(j)) for j in range(0, bd, step)]
-        for axis in ("bottom", "left"):
-            self.rope_plot.getAxis(axis).setTicks([ticks, []])
-        self.rope_plot.setXRange(0.0, float(bd), padding=0.02)
-        self.rope_plot.setYRange(0.0, float(bd), padding=0.02)
+        ctx.record("angles", angles, "m·θ_i", "rad")
+        ctx.record("residuals", [rr["rope_relative_residual"], rm["rope_orthogonality_residual"]],
+                   "R_mᵀR_n − R_{n−m}, R_mᵀR_m − I")  # fmt: skip
 
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -479,6 +571,7 @@ def _scrolled(widget: QWidget, name: str) -> QScrollArea:
     area.setWidget(widget)
     area.setWidgetResizable(True)
     area.setFrameShape(QScrollArea.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
     return area
 
 
@@ -486,19 +579,6 @@ def _fixed_square(plot: pg.PlotWidget, extent: float) -> None:
     plot.setAspectLocked(True)
     plot.setXRange(-extent, extent, padding=0)
     plot.setYRange(-extent, extent, padding=0)
-    plot.setMouseEnabled(x=False, y=False)
-    plot.hideButtons()
-
-
-def _target(color: str, tip: str) -> pg.TargetItem:
-    t = pg.TargetItem(
-        pos=(0.0, 0.0), size=16, symbol="o", pen=pg.mkPen("w", width=2),
-        brush=pg.mkBrush(color), hoverPen=pg.mkPen("#000000", width=3),
-        hoverBrush=pg.mkBrush(color), movable=True,
-    )  # fmt: skip
-    t.setToolTip(tip)
-    t.setZValue(20)
-    return t
 
 
 def _set_target(target: pg.TargetItem, x: float, y: float) -> None:
@@ -512,27 +592,72 @@ def _set_target(target: pg.TargetItem, x: float, y: float) -> None:
             target.blockSignals(False)
 
 
-def _place_label(item: pg.TextItem, text: str, x: float, y: float, gap: float = 0.3) -> None:
-    """Put ``text`` just beyond the tip (x, y) of an arrow from the origin."""
+def _set_text(item: pg.TextItem, text: str) -> None:
+    if item.toPlainText() != text:
+        item.setText(text)
+
+
+def _label_inside(item: pg.TextItem, plot: pg.PlotWidget, x: float, y: float, gap: float) -> None:
+    """Put a label just beyond the tip (x, y) of an arrow from the origin, inside the view."""
     length = math.hypot(x, y)
     ux, uy = (x / length, y / length) if length > 1e-12 else (1.0, 0.0)
-    item.setText(text)
-    item.setPos(x + gap * ux, y + gap * uy)
+    lx, ly = x + gap * ux, y + gap * uy
+    vb = plot.getPlotItem().getViewBox()
+    (x0, x1), (y0, y1) = vb.viewRange()
+    try:
+        px, py = (abs(float(c)) for c in vb.viewPixelSize())
+    except (ZeroDivisionError, ValueError, TypeError):
+        px = py = 0.0
+    rect = item.boundingRect()  # pixels: text items ignore the view's scaling
+    hw = rect.width() * px / 2 if math.isfinite(px) else 0.0
+    hh = rect.height() * py / 2 if math.isfinite(py) else 0.0
+    item.setPos(_clamp(lx, x0 + hw, x1 - hw), _clamp(ly, y0 + hh, y1 - hh))
 
 
-def _matrix_html(rows: Sequence[Sequence[str]]) -> str:
-    """A bracketed matrix (HTML table; the brackets are cell borders)."""
-    out = "<table cellspacing='0' cellpadding='3'>"
-    last = len(rows) - 1
-    for r, row in enumerate(rows):
-        end = "border-top" if r == 0 else ("border-bottom" if r == last else "")
-        cap = f"{end}:{BRACKET};" if end else ""
-        out += (
-            f"<tr><td width='5' style='border-left:{BRACKET};{cap}'></td>"
-            + "".join(f"<td align='right'>&nbsp;{c}&nbsp;</td>" for c in row)
-            + f"<td width='5' style='border-right:{BRACKET};{cap}'></td></tr>"
-        )
-    return out + "</table>"
+def _corner_away(
+    item: pg.TextItem, plot: pg.PlotWidget, points: Sequence[tuple[float, float]]
+) -> None:
+    """Put ``item`` in the corner of the view farthest from ``points`` (the arrow tips)."""
+    (x0, x1), (y0, y1) = plot.getPlotItem().getViewBox().viewRange()
+    corners = [(x0, y1, (0, 0)), (x1, y1, (1, 0)), (x0, y0, (0, 1)), (x1, y0, (1, 1))]
+    cx, cy, anchor = max(
+        corners, key=lambda c: min(math.hypot(c[0] - px, c[1] - py) for px, py in points)
+    )
+    item.setAnchor(anchor)
+    item.setPos(cx, cy)
+
+
+def _clamp(v: float, lo: float, hi: float) -> float:
+    return (lo + hi) / 2 if lo > hi else min(max(v, lo), hi)
+
+
+def _flat(
+    st: Style, items: Sequence[str | Sequence[Sequence[str]]], heads: Sequence[str] = ()
+) -> str:
+    """Text and bracketed two-row matrices side by side in ONE flat table (optional header row).
+
+    The brackets are borders (ink colour, ``line`` width) of a narrow cell spanning both rows.
+    A flat table lays out faster than nested ones (tables are most of a read-out's cost).
+    """
+    b = f"{st.width('line'):g}px solid {st.color('ink')[:7]}"
+    w = round(2 * st.width("line"))  # the bracket's arms
+    arms = f"border-top:{b};border-bottom:{b}"
+    bracket = f"<td rowspan='2' width='{w}' style='border-{{}}:{b};{arms}'></td>"
+    head, rows = "", ["", ""]
+    for k, item in enumerate(items):
+        text = heads[k] if k < len(heads) else ""
+        if isinstance(item, str):
+            head += f"<td align='center'>{text}</td>"
+            rows[0] += f"<td rowspan='2' valign='middle'>&nbsp;{item}&nbsp;</td>"
+            continue
+        head += f"<td colspan='{len(item[0]) + 2}' align='center'>{text}</td>"
+        rows[0] += bracket.format("left")
+        for r in range(2):
+            rows[r] += "".join(f"<td align='right'>&nbsp;{c}&nbsp;</td>" for c in item[r])
+        rows[0] += bracket.format("right")
+    top = f"<tr>{head}</tr>" if heads else ""
+    body = f"{top}<tr>{rows[0]}</tr><tr>{rows[1]}</tr>"
+    return f"<table {NOWRAP} cellspacing='0' cellpadding='2'>{body}</table>"
 
 
 def _fixed(x: float, decimals: int = 3, plus: bool = True) -> str:
@@ -580,14 +705,9 @@ def _res(x: float) -> str:
     return f"{mant}·10<sup>{int(exp)}</sup>".replace("-", "−")
 
 
-def _check(residual: float, text: str, what: str) -> str:
+def _check(st: Style, residual: float, text: str, what: str) -> str:
     """One property line: ✓/✗ (residual below :data:`TOLERANCE`), the text, the residual."""
-    ok = residual < TOLERANCE
-    mark = (
-        f"<span style='color:{GREEN}'><b>✓</b></span>"
-        if ok
-        else f"<span style='color:{VERMILLION}'><b>✗</b></span>"
-    )
+    mark = span(st, "good", "<b>✓</b>") if residual < TOLERANCE else span(st, "bad", "<b>✗</b>")
     return f"{mark} {text} &nbsp;({what} {_res(residual)})"
 
 

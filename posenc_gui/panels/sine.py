@@ -4,6 +4,10 @@ Top: the two waves over ``t ∈ [0, 2] s`` with a draggable cursor, and the circ
 ``(cos θ, sin θ)`` moves with that cursor (cos is sin shifted by π/2; the pair pins down θ).
 Bottom: the first dimensions of a sinusoidal encoding drawn as waves over positions, each row
 labelled with its ``ω_i`` and wavelength, with a draggable marker at position ``p``.
+
+Views and what they depend on: the wave, circle and read-outs follow the wave parameters
+(amplitude, frequency, phase, cursor); the ladder's curves follow dim, base, length and the
+number of rows; its marker and the vector table follow the position as well.
 """
 
 from __future__ import annotations
@@ -11,26 +15,30 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pyqtgraph as pg
 import torch
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
 
 from posenc_gui import core
-from posenc_gui.panels.base import Panel
-from posenc_gui.state.sine import T_VIEW, TAU, SineModel
-from posenc_gui.widgets import plots
+from posenc_gui.panels.base import Cell, Panel
+from posenc_gui.state.sine import LADDER_INPUTS, T_VIEW, TAU, WAVE_INPUTS, SineModel
+from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
-from posenc_gui.widgets.plots import BLUE, GREY, VERMILLION, FormulaLabel, make_plot
+from posenc_gui.widgets.styled import FormulaLabel, span
+from posenc_gui.widgets.views import Context
 
 WAVE_SAMPLES = 801
 LADDER_SAMPLES = 900  # about the pixel width of the plot
 ROW_GAP = 2.6  # vertical distance between ladder rows (values span [-1, 1])
+#: Up to this many positions, the integer positions are marked on the ladder's curves.
+MARK_INTEGERS = 200
+LADDER_CURVE_INPUTS = ("dim", "base", "length", "ladder_dims")
+#: Past this many positions per pixel column the ladder draws per-pixel min–max bands.
+AGGREGATE_FACTOR = 2
+MIN_PIXELS = 200
 
 
-def _color(j: int) -> str:
-    """Column 2i (sin) blue, column 2i+1 (cos) vermillion, as in the wave plot."""
-    return BLUE if j % 2 == 0 else VERMILLION
+def _role(j: int) -> str:
+    """Column 2i (sin) in the sine colour, column 2i+1 (cos) in the cosine colour."""
+    return "sin" if j % 2 == 0 else "cos"
 
 
 class SinePanel(Panel):
@@ -39,156 +47,164 @@ class SinePanel(Panel):
     model = SineModel
 
     def build(self) -> None:
-        # ---- controls ------------------------------------------------------------------
-        wave_box = self.controls("Wave", "amplitude", "frequency", "phase", "cursor")
-        ladder_box = self.controls(
-            "Encoding ladder", "dim", "base", "length", "position", "ladder_dims"
-        )
-        self.readout_label = FormulaLabel("sine_readouts", self)
-        side = QVBoxLayout()
-        side.addWidget(wave_box)
-        side.addWidget(self.readout_label)
-        side.addWidget(ladder_box)
-        side.addStretch(1)
-        side_widget = QWidget(self)
-        side_widget.setLayout(side)
-        scroll = QScrollArea(self)
-        scroll.setWidget(side_widget)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setMinimumWidth(430)
-        scroll.setMaximumWidth(520)
-
-        # ---- wave plot -----------------------------------------------------------------
-        self.wave_plot = make_plot(
-            self, "wave_plot", "A·sin(2πft+φ) and A·cos(2πft+φ)", "time t", "value",
-            xunits="s", legend=True,
+        b = self.book
+        # ---- wave -----------------------------------------------------------------------------
+        self.wave_plot = styled.plot(
+            b, self, "wave_plot", "A·sin(2πft+φ) and A·cos(2πft+φ)", "time t", "value",
+            xunits="s",
         )  # fmt: skip
         self.wave_plot.setXRange(0.0, T_VIEW, padding=0.01)
         self.wave_plot.setYRange(-2.1, 2.1, padding=0)
-        self.wave_plot.setMouseEnabled(x=False, y=False)
-        self.wave_plot.hideButtons()
         self._t = np.linspace(0.0, T_VIEW, WAVE_SAMPLES)
-        self.sin_curve = plots.curve(self.wave_plot, BLUE, 2.5, name="A·sin(2πft+φ)")
-        self.cos_curve = plots.curve(self.wave_plot, VERMILLION, 2.5, name="A·cos(2πft+φ)")
-        self.cursor_line = pg.InfiniteLine(
-            angle=90, movable=True, pen=plots.pen("#000000", 1.5, Qt.PenStyle.DashLine),
-            hoverPen=plots.pen("#000000", 3), bounds=(0.0, T_VIEW),
+        # no legend box over the data: the title names the curves in their colours
+        self.sin_curve = styled.curve(b, self.wave_plot, "sin", "thick")
+        self.cos_curve = styled.curve(b, self.wave_plot, "cos", "thick")
+        self.cursor_line = styled.vline(
+            b, self.wave_plot, movable=True, tooltip="Drag to move the cursor t",
+            bounds=(0.0, T_VIEW),
         )  # fmt: skip
-        self.cursor_line.setToolTip("Drag to move the cursor t")
-        self.wave_plot.addItem(self.cursor_line)
-        self.cursor_line.sigPositionChanged.connect(self._cursor_dragged)
-        self.wave_dots = plots.dots(self.wave_plot, "#000000", 12)
-        self.wave_formula = FormulaLabel("wave_formula", self)
+        self.bind_drag(
+            self.cursor_line,
+            lambda x: self.state.set("cursor", round(min(max(x, 0.0), T_VIEW), 3)),
+            lambda: self.state.as_float("cursor"),
+        )
+        self.wave_dots = styled.dots(b, self.wave_plot, "ink", "large")
+        self.wave_formula = FormulaLabel("wave_formula", self, b)
+        self.view("wave", self.wave_plot, (*WAVE_INPUTS, "wave"), self._refresh_wave)
+        self.view("wave_formula", self.wave_formula, (*WAVE_INPUTS, "wave"),
+                  self._refresh_wave_formula)  # fmt: skip
 
-        # ---- unit circle ---------------------------------------------------------------
-        self.circle_plot = make_plot(self, "circle_plot", "The pair (cos θ, sin θ)", "cos", "sin")
+        # ---- unit circle ----------------------------------------------------------------------
+        self.circle_plot = styled.plot(b, self, "circle_plot", "The pair (cos θ, sin θ)", "cos",
+                                       "sin")  # fmt: skip
         self.circle_plot.setAspectLocked(True)
         self.circle_plot.setXRange(-2.15, 2.15, padding=0)
         self.circle_plot.setYRange(-2.15, 2.15, padding=0)
-        self.circle_plot.setMouseEnabled(x=False, y=False)
-        self.circle_plot.hideButtons()
-        ux, uy = plots.circle_xy(1.0)
-        unit = plots.curve(self.circle_plot, GREY, 1.2)
-        unit.setPen(plots.pen(GREY, 1.2, Qt.PenStyle.DashLine))
-        unit.setData(ux, uy)
-        self.amp_circle = plots.curve(self.circle_plot, "#000000", 2.0)
-        self.angle_arc = plots.curve(self.circle_plot, plots.GREEN, 2.5)
-        self.radius_line = plots.curve(self.circle_plot, "#000000", 2.0)
-        self.sin_proj = plots.curve(self.circle_plot, BLUE, 3.0)
-        self.cos_proj = plots.curve(self.circle_plot, VERMILLION, 3.0)
-        self.circle_dot = plots.dots(self.circle_plot, plots.GREEN, 14)
-        self.angle_text = plots.text_item(self.circle_plot, "#000000", anchor=(0, 1))
-        self.circle_formula = FormulaLabel("circle_formula", self)
+        unit = styled.curve(b, self.circle_plot, "guide", "thin", "dash")
+        unit.setData(*styled.circle_xy(1.0))
+        self.amp_circle = styled.curve(b, self.circle_plot, "ink", "line")
+        self.angle_arc = styled.curve(b, self.circle_plot, "accent", "thick")
+        self.radius_line = styled.curve(b, self.circle_plot, "ink", "line")
+        self.sin_proj = styled.curve(b, self.circle_plot, "sin", "bold")
+        self.cos_proj = styled.curve(b, self.circle_plot, "cos", "bold")
+        self.circle_dot = styled.dots(b, self.circle_plot, "accent", "huge")
+        self.angle_text = styled.text(b, self.circle_plot, "accent", anchor=(0, 0))
+        self.circle_formula = FormulaLabel("circle_formula", self, b)
+        self.view("circle", self.circle_plot, ("amplitude", "wave"), self._refresh_circle)
+        self.view("circle_formula", self.circle_formula, ("wave",), self._refresh_circle_formula)
 
-        # ---- frequency ladder ----------------------------------------------------------
-        self.ladder_plot = make_plot(
-            self, "ladder_plot", "Frequency ladder: PE[p, j] over positions p", "position p",
-            "dimension j",
+        # ---- frequency ladder -----------------------------------------------------------------
+        self.ladder_plot = styled.plot(
+            b, self, "ladder_plot", "Frequency ladder: PE[p, j] over positions p", "position p",
+            "dimension j", mouse=(True, False),
         )  # fmt: skip
-        self.ladder_plot.setMouseEnabled(x=True, y=False)
-        self.ladder_plot.showAxis("right")
-        right = self.ladder_plot.getAxis("right")
-        right.setTickFont(self.ladder_plot.getAxis("left").style["tickFont"])
-        right.setGrid(False)
+        styled.axis_right(b, self.ladder_plot)
         self.ladder_plot.getAxis("left").setWidth(70)
-        self.ladder_curves: list[pg.PlotDataItem] = []
-        self.ladder_samples: list[pg.ScatterPlotItem] = []
-        for j in range(16):
-            c = plots.curve(self.ladder_plot, _color(j), 2.0)
-            s = pg.ScatterPlotItem(size=5, brush=pg.mkBrush(_color(j)), pen=None)
-            self.ladder_plot.addItem(s)
-            self.ladder_curves.append(c)
-            self.ladder_samples.append(s)
-        self.position_line = pg.InfiniteLine(
-            angle=90, movable=True, pen=plots.pen("#000000", 1.5, Qt.PenStyle.DashLine),
-            hoverPen=plots.pen("#000000", 3),
+        # One item per colour, rows separated by breaks in `connect`: two items to paint and
+        # bound instead of up to 16 (each pyqtgraph item costs its own paint and bounds pass).
+        self.ladder_curves = {
+            role: styled.curve(b, self.ladder_plot, role, "line", skipFiniteCheck=True)
+            for role in ("sin", "cos")
+        }
+        self.ladder_samples = {
+            role: styled.dots(b, self.ladder_plot, role, "small", rim=False)
+            for role in ("sin", "cos")
+        }
+        self._ladder_axes: tuple[object, ...] = ((), (), 0, 0)
+        # zooming or resizing the ladder recomputes it for the positions now on screen
+        self._own_range_change = False
+        self.ladder_plot.getPlotItem().getViewBox().sigXRangeChanged.connect(
+            lambda *_: None if self._own_range_change else self.invalidate("ladder_x_range")
+        )
+        self.ladder_plot.getPlotItem().getViewBox().sigResized.connect(
+            lambda *_: self.invalidate("ladder_x_range")
+        )
+        self.position_line = styled.vline(
+            b, self.ladder_plot, movable=True, tooltip="Drag to choose the position p"
+        )
+        self.bind_drag(
+            self.position_line,
+            lambda x: self.state.set(
+                "position", round(min(max(x, 0.0), self.state.as_int("length") - 1.0))
+            ),
+            lambda: float(self.state.as_int("position")),
+        )
+        self.ladder_dots = styled.dots(b, self.ladder_plot, "ink", "marker")
+        self.ladder_formula = FormulaLabel("ladder_formula", self, b)
+        self.vector_label = FormulaLabel("ladder_vector", self, b)
+        self.view("ladder", self.ladder_plot, (*LADDER_CURVE_INPUTS, "frequencies",
+                  "ladder_x_range"), self._refresh_ladder)  # fmt: skip
+        self.view("ladder_marker", self.ladder_plot, ("length", "position", "ladder_dims",
+                                                      "ladder"), self._refresh_marker)  # fmt: skip
+        self.view(
+            "ladder_formula", self.ladder_formula, ("dim", "base"), self._refresh_ladder_formula
+        )
+        self.view("vector", self.vector_label, (*LADDER_INPUTS, "ladder", "frequencies"),
+                  self._refresh_vector)  # fmt: skip
+
+        # ---- side column ----------------------------------------------------------------------
+        self.readout_label = FormulaLabel("sine_readouts", self, b)
+        self.view("readouts", self.readout_label, ("wave",), self._refresh_readouts)
+        wave_box = self.controls("Wave", *WAVE_INPUTS)
+        ladder_box = self.controls(
+            "Encoding ladder", "dim", "base", "length", "position", "ladder_dims"
+        )
+        self.place(
+            [wave_box, self.readout_label, ladder_box],
+            [
+                # in reading order: a narrow window stacks them like this
+                Cell(self.wave_plot, 0, 0), Cell(self.wave_formula, 1, 0),
+                Cell(self.circle_plot, 0, 1), Cell(self.circle_formula, 1, 1),
+                Cell(self.ladder_plot, 2, 0), Cell(self.ladder_formula, 3, 0, 1, 2),
+                Cell(self.vector_label, 2, 1),
+            ],
+            row_stretch={0: 5, 2: 6}, col_stretch={0: 3, 1: 2},
         )  # fmt: skip
-        self.position_line.setToolTip("Drag to choose the position p")
-        self.ladder_plot.addItem(self.position_line)
-        self.position_line.sigPositionChanged.connect(self._position_dragged)
-        self.ladder_dots = plots.dots(self.ladder_plot, "#000000", 10)
-        self.ladder_formula = FormulaLabel("ladder_formula", self)
-        self.vector_label = FormulaLabel("ladder_vector", self)
 
-        # ---- layout --------------------------------------------------------------------
-        plots_grid = QGridLayout()
-        plots_grid.addWidget(self.wave_plot, 0, 0)
-        plots_grid.addWidget(self.circle_plot, 0, 1)
-        plots_grid.addWidget(self.wave_formula, 1, 0)
-        plots_grid.addWidget(self.circle_formula, 1, 1)
-        plots_grid.addWidget(self.ladder_plot, 2, 0)
-        plots_grid.addWidget(self.vector_label, 2, 1)
-        plots_grid.addWidget(self.ladder_formula, 3, 0, 1, 2)
-        plots_grid.setColumnStretch(0, 3)
-        plots_grid.setColumnStretch(1, 2)
-        plots_grid.setRowStretch(0, 5)
-        plots_grid.setRowStretch(2, 6)
-        root = QHBoxLayout(self)
-        root.addWidget(scroll)
-        root.addLayout(plots_grid, 1)
+    # -- wave ---------------------------------------------------------------------------------
+    def _refresh_wave(self, ctx: Context) -> None:
+        v, w, st = ctx.values, ctx["wave"], ctx.style
+        styled.set_title(
+            self.book, self.wave_plot,
+            span(st, "sin", "A·sin(2πft+φ)") + " and " + span(st, "cos", "A·cos(2πft+φ)"),
+        )  # fmt: skip
+        amp, t = v.as_float("amplitude"), v.as_float("cursor")
+        angles = TAU * v.as_float("frequency") * self._t + v.as_float("phase")
+        ys, yc = amp * np.sin(angles), amp * np.cos(angles)
+        self.sin_curve.setData(self._t, ys)
+        self.cos_curve.setData(self._t, yc)
+        styled.move_line(self.cursor_line, t)
+        self.wave_dots.setData([t, t], [w["sin_value"], w["cos_value"]])
+        ctx.record("t", self._t, "time t", "s")
+        ctx.record("sin", ys, "A·sin(2πft+φ)")
+        ctx.record("cos", yc, "A·cos(2πft+φ)")
 
-    # -- widget -> state from plot interaction ----------------------------------------------
-    def _cursor_dragged(self) -> None:
-        t = min(max(float(self.cursor_line.value()), 0.0), T_VIEW)
-        self.state.set("cursor", round(t, 3))
-
-    def _position_dragged(self) -> None:
-        hi = self.state.as_int("length") - 1
-        p = round(min(max(float(self.position_line.value()), 0.0), float(hi)))
-        self.state.set("position", p)
-
-    # -- state -> plots ---------------------------------------------------------------------
-    def refresh(self) -> None:
-        s = self.state
-        r = s.readouts()
-        amp, f, phase, t = (
-            s.as_float("amplitude"),
-            s.as_float("frequency"),
-            s.as_float("phase"),
-            s.as_float("cursor"),
-        )
-        theta = float(r["angle"])
-
-        angles = TAU * f * self._t + phase
-        self.sin_curve.setData(self._t, amp * np.sin(angles))
-        self.cos_curve.setData(self._t, amp * np.cos(angles))
-        _set_line(self.cursor_line, t)
-        self.wave_dots.setData([t, t], [r["sin_value"], r["cos_value"]])
+    def _refresh_wave_formula(self, ctx: Context) -> None:
+        v, w, st = ctx.values, ctx["wave"], ctx.style
+        amp, f = num(v.as_float("amplitude"), 2), num(v.as_float("frequency"), 2)
+        phase = _plus(v.as_float("phase"))
         self.wave_formula.set_html(
-            f"<b>y</b> = {num(amp, 2)}·sin(2π·{num(f, 2)}·t {_plus(phase)}) "
-            f"&nbsp; and &nbsp; {num(amp, 2)}·cos(2π·{num(f, 2)}·t {_plus(phase)})<br>"
-            f"at t = {num(t, 3)} s: θ = {num(theta, 4)} rad, "
-            f"<span style='color:{BLUE}'>sin = {signed(r['sin_value'])}</span>, "
-            f"<span style='color:{VERMILLION}'>cos = {signed(r['cos_value'])}</span><br>"
-            f"cos θ = sin(θ + π/2): the cosine runs a quarter period "
-            f"(1/(4f) = {num(r['quarter_period'], 4)} s) ahead of the sine."
+            f"<b>y</b> = {amp}·sin(2π·{f}·t {phase}) &nbsp; and &nbsp; "
+            f"{amp}·cos(2π·{f}·t {phase})<br>"
+            f"at t = {num(v.as_float('cursor'), 3)} s: θ = {num(w['angle'], 4)} rad, "
+            + span(st, "sin", f"sin = {signed(w['sin_value'])}")
+            + ", "
+            + span(st, "cos", f"cos = {signed(w['cos_value'])}")
+            + "<br>cos θ = sin(θ + π/2): the cosine runs a quarter period "
+            f"(1/(4f) = {num(w['quarter_period'], 4)} s) ahead of the sine."
         )
+        ctx.record("angle", w["angle"], "θ at the cursor", "rad")
+        ctx.record("sin_value", w["sin_value"], "A·sin θ")
+        ctx.record("cos_value", w["cos_value"], "A·cos θ")
+        ctx.record("quarter_period", w["quarter_period"], "1/(4f)", "s")
 
-        # circle
+    # -- circle -------------------------------------------------------------------------------
+    def _refresh_circle(self, ctx: Context) -> None:
+        w = ctx["wave"]
+        amp = ctx.values.as_float("amplitude")
+        theta, wrapped = float(w["angle"]), float(w["angle_wrapped"])
         cx, cy = amp * math.cos(theta), amp * math.sin(theta)
-        self.amp_circle.setData(*plots.circle_xy(amp))
-        wrapped = float(r["angle_wrapped"])
+        self.amp_circle.setData(*styled.circle_xy(amp))
         arc = np.linspace(0.0, wrapped, 90)
         rad = 0.35 if amp > 0.5 else 0.2
         self.angle_arc.setData(rad * np.cos(arc), rad * np.sin(arc))
@@ -196,89 +212,177 @@ class SinePanel(Panel):
         self.sin_proj.setData([cx, cx], [0.0, cy])
         self.cos_proj.setData([0.0, cx], [0.0, 0.0])
         self.circle_dot.setData([cx], [cy])
-        self.angle_text.setText(f"θ = {num(r['angle_degrees'], 1)}°")
-        self.angle_text.setPos(
-            0.45 * math.cos(wrapped / 2) + 0.05, 0.45 * math.sin(wrapped / 2) + 0.05
-        )
+        self.angle_text.setText(f"θ = {num(w['angle_degrees'], 1)}°")
+        # top-left corner of the fixed view: outside every circle of radius <= 2, so no line
+        # ever crosses the label
+        self.angle_text.setPos(-2.1, 2.1)
+        ctx.record("point", [cx, cy], "(A·cos θ, A·sin θ)")
+        ctx.record("angle_degrees", w["angle_degrees"], "θ wrapped to [0°, 360°)", "°")
+
+    def _refresh_circle_formula(self, ctx: Context) -> None:
+        w, st = ctx["wave"], ctx.style
         self.circle_formula.set_html(
-            f"θ = 2πft + φ = {num(theta, 4)} rad ≡ {num(r['angle_degrees'], 2)}°<br>"
-            f"(<span style='color:{VERMILLION}'>A·cos θ</span>, "
-            f"<span style='color:{BLUE}'>A·sin θ</span>) = "
-            f"({signed(r['cos_value'])}, {signed(r['sin_value'])})<br>"
-            f"period T = 1/f = {num(r['period'], 4)} s, &nbsp; ω = 2πf = "
-            f"{num(r['angular_frequency'], 4)} rad/s<br>"
+            f"θ = 2πft + φ = {num(w['angle'], 4)} rad ≡ {num(w['angle_degrees'], 2)}°<br>("
+            + span(st, "cos", "A·cos θ")
+            + ", "
+            + span(st, "sin", "A·sin θ")
+            + f") = ({signed(w['cos_value'])}, {signed(w['sin_value'])})<br>"
+            f"period T = 1/f = {num(w['period'], 4)} s, &nbsp; ω = 2πf = "
+            f"{num(w['angular_frequency'], 4)} rad/s<br>"
             "sin alone is ambiguous (two angles share a sine); the pair pins θ down."
         )
+        ctx.record("angle_degrees", w["angle_degrees"], "θ wrapped to [0°, 360°)", "°")
+        ctx.record("period", w["period"], "period T = 1/f", "s")
+        ctx.record("angular_frequency", w["angular_frequency"], "ω = 2πf", "rad/s")
+
+    def _refresh_readouts(self, ctx: Context) -> None:
+        w = ctx["wave"]
         self.readout_label.set_html(
-            plots.table_html(
+            styled.table_html(
                 [
-                    ("Period T = 1/f", f"{num(r['period'], 4)} s"),
-                    ("Angular frequency ω = 2πf", f"{num(r['angular_frequency'], 4)} rad/s"),
-                    ("Angle θ at t", f"{num(theta, 4)} rad"),
-                    ("A·sin θ", signed(r["sin_value"])),
-                    ("A·cos θ", signed(r["cos_value"])),
+                    ("Period T = 1/f", f"{num(w['period'], 4)} s"),
+                    ("Angular frequency ω = 2πf", f"{num(w['angular_frequency'], 4)} rad/s"),
+                    ("Angle θ at t", f"{num(w['angle'], 4)} rad"),
+                    ("A·sin θ", signed(w["sin_value"])),
+                    ("A·cos θ", signed(w["cos_value"])),
                 ]
             )
         )
-        self._refresh_ladder(r)
+        for key, label, unit in (
+            ("period", "period T = 1/f", "s"),
+            ("angular_frequency", "ω = 2πf", "rad/s"),
+            ("angle", "θ at the cursor", "rad"),
+            ("sin_value", "A·sin θ", ""),
+            ("cos_value", "A·cos θ", ""),
+        ):
+            ctx.record(key, w[key], label, unit)
 
-    def _refresh_ladder(self, r: dict[str, object]) -> None:
-        s = self.state
-        dim, base = s.as_int("dim"), s.as_float("base")
-        length, p, shown = s.as_int("length"), s.as_int("position"), s.as_int("ladder_dims")
-        n = min(LADDER_SAMPLES, max(length * 8, 200))
-        xs = torch.linspace(0.0, float(length - 1), n, dtype=torch.float64)
-        # Only the columns on screen: the first `shown` of the (up to 1024) dimensions.
-        table = _first_columns(xs, dim, base, shown)
-        ints = torch.arange(length if length <= 200 else 0, dtype=torch.float64)
-        samples = _first_columns(ints, dim, base, shown)
-        omega = r["omega"]
-        wavelength = r["wavelength"]
-        vec = r["ladder_vector"]
-        assert isinstance(omega, list) and isinstance(wavelength, list) and isinstance(vec, list)
-        xnp = xs.numpy()
-        ticks = []
-        pair_ticks = []
-        marker_y = []
-        for j in range(16):
-            curve, dots_ = self.ladder_curves[j], self.ladder_samples[j]
-            visible = j < shown
-            curve.setVisible(visible)
-            dots_.setVisible(visible and length <= 200)
-            if not visible:
-                continue
+    # -- ladder -------------------------------------------------------------------------------
+    def _ladder_window(self, length: int) -> tuple[float, float]:
+        """The visible part of ``[0, L−1]`` (the ladder can be zoomed along x)."""
+        lo, hi = self.ladder_plot.getPlotItem().getViewBox().viewRange()[0]
+        lo, hi = max(0.0, lo), min(float(length - 1), hi)
+        return (lo, hi) if hi > lo else (0.0, float(length - 1))
+
+    def _refresh_ladder(self, ctx: Context) -> None:
+        v, freq = ctx.values, ctx["frequencies"]
+        dim, base = v.as_int("dim"), v.as_float("base")
+        length, shown = v.as_int("length"), v.as_int("ladder_dims")
+        columns = list(range(shown))
+        if (length, shown) != self._ladder_axes[2:]:
+            self._own_range_change = True  # this refresh computes for the new range already
+            try:
+                self.ladder_plot.setXRange(0.0, float(length - 1), padding=0.02)
+            finally:
+                self._own_range_change = False
+        lo, hi = self._ladder_window(length)
+        pixels = max(int(self.ladder_plot.getPlotItem().getViewBox().width()), MIN_PIXELS)
+        first, last = math.ceil(lo), math.floor(hi)
+        count = last - first + 1
+        aggregate = count > AGGREGATE_FACTOR * pixels
+        rows: dict[str, list[int]] = {"sin": [], "cos": []}
+        for j in range(shown):
+            rows[_role(j)].append(j)
+        if aggregate:
+            # More positions than pixels: every integer position is computed and each pixel
+            # column shows the min–max of its positions (point sampling would alias).
+            group = math.ceil(count / pixels)
+            ints = torch.arange(first, last + 1, dtype=torch.float64)
+            table = core.sinusoidal_columns(ints, columns, dim, base)
+            bins = -(-count // group)
+            pad = bins * group - count
+            if pad:
+                table = torch.cat((table, table[-1:].expand(pad, shown)))
+            blocks = table.reshape(bins, group, shown)
+            mins, maxs = blocks.amin(dim=1).numpy(), blocks.amax(dim=1).numpy()
+            centres = first + np.arange(bins) * group + (group - 1) / 2
+            ctx.record("position", centres, f"position p (centre of {group} positions)")
+            for j in columns:
+                ctx.record(f"pe_{j}_min", mins[:, j], f"min of PE[p, {j}] per pixel column")
+                ctx.record(f"pe_{j}_max", maxs[:, j], f"max of PE[p, {j}] per pixel column")
+            for role, js in rows.items():
+                offsets = -ROW_GAP * np.asarray(js, dtype=np.float64)
+                ys = np.stack((mins[:, js] + offsets, maxs[:, js] + offsets), axis=-1)  # (b, r, 2)
+                ys = ys.transpose(1, 0, 2).reshape(-1)
+                xs = np.tile(np.repeat(centres, 2), len(js))
+                self.ladder_curves[role].setData(xs, ys, connect="pairs")
+                self.ladder_samples[role].setVisible(False)
+            title = f"Frequency ladder: PE[p, j] — each pixel column min–max over {group} positions"
+        else:
+            n = min(LADDER_SAMPLES, max(count * 8, 200))
+            xs_t = torch.linspace(lo, hi, n, dtype=torch.float64)
+            table_np = core.sinusoidal_columns(xs_t, columns, dim, base).numpy()
+            marks = count <= MARK_INTEGERS
+            ints = torch.arange(first, last + 1 if marks else first, dtype=torch.float64)
+            samples = core.sinusoidal_columns(ints, columns, dim, base).numpy()
+            ctx.record("position", xs_t.numpy(), "position p")
+            for j in columns:
+                ctx.record(f"pe_{j}", table_np[:, j], f"PE[p, {j}]")
+            for role, js in rows.items():
+                offsets = -ROW_GAP * np.asarray(js, dtype=np.float64)
+                ys = (table_np[:, js] + offsets).T  # (rows, n)
+                connect = np.ones(ys.shape, dtype=bool)
+                connect[:, -1] = False  # no segment from one row's end to the next row's start
+                self.ladder_curves[role].setData(
+                    np.tile(xs_t.numpy(), len(js)), ys.reshape(-1), connect=connect.reshape(-1)
+                )
+                dots = self.ladder_samples[role]
+                dots.setVisible(marks)
+                if marks:
+                    sy = (samples[:, js] + offsets).T
+                    dots.setData(np.tile(ints.numpy(), len(js)), sy.reshape(-1))
+            title = "Frequency ladder: PE[p, j] over positions p"
+        styled.set_title(self.book, self.ladder_plot, title)
+        omega, wavelength = freq["omega"], freq["wavelength"]
+        ticks, pair_ticks = [], []
+        for j in columns:
             off = -ROW_GAP * j
-            curve.setData(xnp, table[:, j] + off)
-            if length <= 200:
-                dots_.setData(ints.numpy(), samples[:, j] + off)
             i = j // 2
-            fn = "sin" if j % 2 == 0 else "cos"
-            ticks.append((off, f"{j} {fn}"))
+            ticks.append((off, f"{j} {'sin' if j % 2 == 0 else 'cos'}"))
             if j % 2 == 0:
                 centre = off - (ROW_GAP / 2 if j + 1 < shown else 0.0)
                 pair_ticks.append(
                     (centre, f"ω{_sub(i)} = {sig(omega[i])}\nλ{_sub(i)} = {sig(wavelength[i])}")
                 )
-            marker_y.append(off + float(vec[j]))
-        self.ladder_plot.getAxis("left").setTicks([ticks, []])
-        self.ladder_plot.getAxis("right").setTicks([pair_ticks, []])
-        self.ladder_plot.setYRange(-ROW_GAP * (shown - 1) - 1.2, 1.4, padding=0)
-        self.ladder_plot.setXRange(0.0, float(length - 1), padding=0.02)
-        self.position_line.setBounds((0.0, float(length - 1)))
-        _set_line(self.position_line, float(p))
-        self.ladder_dots.setData([float(p)] * len(marker_y), marker_y)
+        axes = (tuple(ticks), tuple(pair_ticks), length, shown)
+        if axes != self._ladder_axes:  # new ticks or ranges re-lay out and repaint the axes
+            self._ladder_axes = axes
+            self.ladder_plot.getAxis("left").setTicks([ticks, []])
+            self.ladder_plot.getAxis("right").setTicks([pair_ticks, []])
+            self.ladder_plot.setYRange(-ROW_GAP * (shown - 1) - 1.2, 1.4, padding=0)
+            self.position_line.setBounds((0.0, float(length - 1)))
+
+    def _refresh_marker(self, ctx: Context) -> None:
+        v, lad = ctx.values, ctx["ladder"]
+        p = float(v.as_int("position"))
+        vec = lad["ladder_vector"]
+        marker_y = [-ROW_GAP * j + float(vec[j]) for j in range(len(vec))]
+        styled.move_line(self.position_line, p)
+        self.ladder_dots.setData([p] * len(marker_y), marker_y)
+        ctx.record("vector", np.asarray(vec), f"PE[{int(p)}, j] for the rows shown")
+
+    def _refresh_ladder_formula(self, ctx: Context) -> None:
+        v = ctx.values
         self.ladder_formula.set_html(
-            f"PE[p, 2i] = sin(p·ω<sub>i</sub>), &nbsp; PE[p, 2i+1] = cos(p·ω<sub>i</sub>), "
-            f"&nbsp; ω<sub>i</sub> = base<sup>−2i/d</sup> = {sig(base, 5)}<sup>−2i/{dim}</sup>, "
-            f"&nbsp; wavelength λ<sub>i</sub> = 2π/ω<sub>i</sub>"
+            "PE[p, 2i] = sin(p·ω<sub>i</sub>), &nbsp; PE[p, 2i+1] = cos(p·ω<sub>i</sub>), "
+            f"&nbsp; ω<sub>i</sub> = base<sup>−2i/d</sup> = {sig(v.as_float('base'), 5)}"
+            f"<sup>−2i/{v.as_int('dim')}</sup>, &nbsp; wavelength λ<sub>i</sub> = 2π/ω<sub>i</sub>"
         )
+        ctx.record("base", v.as_float("base"), "frequency base")
+        ctx.record("dim", v.as_int("dim"), "model dimension d")
+
+    def _refresh_vector(self, ctx: Context) -> None:
+        v, lad, freq, st = ctx.values, ctx["ladder"], ctx["frequencies"], ctx.style
+        p, shown, dim = v.as_int("position"), v.as_int("ladder_dims"), v.as_int("dim")
+        omega, wavelength, vec = freq["omega"], freq["wavelength"], lad["vector"]
+        sin_c, cos_c = st.color("sin")[:7], st.color("cos")[:7]
         rows = "".join(
             f"<tr><td>{i}</td><td align='right'>{sig(omega[i])}</td>"
             f"<td align='right'>{sig(wavelength[i])}</td>"
             f"<td align='right'>{num(p * omega[i], 3)}</td>"
-            f"<td align='right' style='color:{BLUE}'>{signed(float(vec[2 * i]))}</td>"
+            f"<td align='right' style='color:{sin_c}'>{signed(float(vec[2 * i]))}</td>"
             + (
-                f"<td align='right' style='color:{VERMILLION}'>{signed(float(vec[2 * i + 1]))}</td>"
+                f"<td align='right' style='color:{cos_c}'>{signed(float(vec[2 * i + 1]))}</td>"
                 if 2 * i + 1 < shown
                 else "<td></td>"
             )
@@ -292,15 +396,7 @@ class SinePanel(Panel):
             "<th>sin</th><th>cos</th></tr>"
             f"{rows}</table>"
         )
-
-
-def _first_columns(positions: torch.Tensor, dim: int, base: float, columns: int) -> np.ndarray:
-    """``PE[positions, :columns]`` (interleaved layout) without computing the other columns."""
-    omega = core.inverse_frequencies(dim, base)[: (columns + 1) // 2]
-    angles = positions[:, None] * omega[None, :]
-    table = torch.stack((torch.sin(angles), torch.cos(angles)), dim=-1)
-    table = table.reshape(len(positions), 2 * omega.numel())
-    return table[:, :columns].numpy()
+        ctx.record("omega", np.asarray(omega[: (shown + 1) // 2]), "ω_i", "rad/position")
 
 
 def _plus(phase: float) -> str:
@@ -312,16 +408,6 @@ _SUBS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 def _sub(i: int) -> str:
     return str(i).translate(_SUBS)
-
-
-def _set_line(line: pg.InfiniteLine, value: float) -> None:
-    """Move a draggable line without echoing the move back into the state."""
-    if abs(float(line.value()) - value) > 1e-12:
-        line.blockSignals(True)
-        try:
-            line.setValue(value)
-        finally:
-            line.blockSignals(False)
 
 
 PANEL = SinePanel

@@ -10,22 +10,24 @@ Conventions (GUIDE §4): ``ω_i = base^(-2i/d)``, wavelength ``λ_i = 2π/ω_i``
 A pair "completes a full turn within the sequence" when its angle sweeps at least ``2π`` over
 positions ``0 … L-1``, i.e. ``(L-1)·ω_i ≥ 2π`` ⇔ ``λ_i ≤ L-1``.
 
-The helpers :meth:`HeatmapModel.table` and :meth:`HeatmapModel.envelope` evaluate only the
-requested rows (positions) and columns, so a view of 1,000,000 positions × 4096 dimensions is
-computed at screen resolution; angles are float64 throughout.
+Read-outs come in groups with declared inputs (see :data:`HeatmapModel.groups`); the maths
+(partial tables, envelopes, pixel means) lives in :mod:`posenc_gui.core.sinusoidal`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any, Literal
 
-from posenc_gui.state.model import Limits, TabModel
-from posenc_gui.state.params import Value, choice_param, float_param, int_param
-
-if TYPE_CHECKING:
-    import torch
+from posenc_gui.state.model import Inputs, Limits, ReadoutGroup, TabModel
+from posenc_gui.state.params import (
+    Value,
+    base_param,
+    dim_param,
+    int_param,
+    sinusoidal_layout_param,
+)
 
 TAU = 2.0 * math.pi
 MAX_POSITIONS = 1_000_000
@@ -52,31 +54,145 @@ PRESETS: dict[str, dict[str, Value]] = {
 }
 
 
-def _num(values: Mapping[str, Value], name: str) -> float:
-    v = values[name]
-    assert not isinstance(v, str)
-    return float(v)
-
-
 def shown_count(values: Mapping[str, Value]) -> int:
     """How many dimension columns the heatmap shows (``shown_dims``, 0 meaning all ``dim``)."""
-    dim = int(_num(values, "dim"))
-    shown = int(_num(values, "shown_dims"))
+    v = Inputs(values, frozenset(("dim", "shown_dims")), "shown_count")
+    dim, shown = v.as_int("dim"), v.as_int("shown_dims")
     return dim if shown <= 0 else min(shown, dim)
 
 
 def column_role(dim: int, layout: str, j: int) -> tuple[int, bool, int]:
     """``(pair i, is_sin, partner column)`` of column ``j`` for ``layout``."""
-    half = dim // 2
-    if layout == "interleaved":
-        return j // 2, j % 2 == 0, j ^ 1
-    if j < half:
-        return j, True, j + half
-    return j - half, False, j - half
+    from posenc_gui.core.sinusoidal import sinusoidal_column_role
+
+    return sinusoidal_column_role(dim, layout, j)
+
+
+def _layout(v: Inputs) -> Literal["interleaved", "concat"]:
+    return "concat" if v.as_str("layout") == "concat" else "interleaved"
+
+
+def _omega(dim: int, base: float, pair: int) -> float:
+    """``ω_i = base^(−2i/d)`` (float64, the same number as ``core.inverse_frequencies``)."""
+    from posenc_gui.core.sinusoidal import inverse_frequencies
+
+    return float(inverse_frequencies(dim, base)[pair])
+
+
+def cell(values: Mapping[str, Value], position: int, dimension: int) -> dict[str, Any]:
+    """Everything about one entry ``PE[position, dimension]`` (reads ``dim``, ``base``, ``layout``).
+
+    Keys: ``position``, ``dimension``, ``pair`` (i), ``function`` ("sin"/"cos"), ``partner``
+    (column of the same ω), ``exponent`` (2i, so ω = base^(−2i/d)), ``omega``, ``angle``
+    (p·ω_i, float64), ``value``.
+    """
+    v = Inputs(values, frozenset(CELL_PARAMS), "cell")
+    dim = v.as_int("dim")
+    pair, is_sin, partner = column_role(dim, v.as_str("layout"), dimension)
+    omega = _omega(dim, v.as_float("base"), pair)
+    angle = position * omega
+    return {
+        "position": position,
+        "dimension": dimension,
+        "pair": pair,
+        "function": "sin" if is_sin else "cos",
+        "partner": partner,
+        "exponent": 2 * pair,
+        "omega": omega,
+        "angle": angle,
+        "value": math.sin(angle) if is_sin else math.cos(angle),
+    }
+
+
+#: Parameters that fix what a column holds (a cell also needs its position and dimension).
+CELL_PARAMS = ("dim", "base", "layout")
+SHOWN_INPUTS = ("dim", "shown_dims")
+COLUMN_INPUTS = ("dim", "base", "layout", "dimension")
+CELL_INPUTS = ("dim", "base", "layout", "position", "dimension")
+VECTOR_INPUTS = ("dim", "base", "layout", "position")
+SPECTRUM_INPUTS = ("positions", "dim", "base")
+TURNS_INPUTS = ("positions", "dim", "base", "layout", "dimension")
+
+
+def _shown(v: Inputs) -> dict[str, Any]:
+    """How many columns the heatmap shows."""
+    return {"shown": shown_count(v)}
+
+
+def _column(v: Inputs) -> dict[str, Any]:
+    """The selected column j: its pair, function, partner and frequency."""
+    dim = v.as_int("dim")
+    pair, is_sin, partner = column_role(dim, v.as_str("layout"), v.as_int("dimension"))
+    omega = _omega(dim, v.as_float("base"), pair)
+    return {
+        "pair": pair,
+        "function": "sin" if is_sin else "cos",
+        "partner": partner,
+        "partner_function": "cos" if is_sin else "sin",
+        "exponent": 2 * pair,
+        "omega": omega,
+        "frequency": omega / TAU,
+        "selected_wavelength": TAU / omega,
+    }
+
+
+def _cell(v: Inputs) -> dict[str, Any]:
+    """The selected entry PE[p, j] and its partner PE[p, partner] (float64 angle)."""
+    c = cell(v, v.as_int("position"), v.as_int("dimension"))
+    is_sin = c["function"] == "sin"
+    return {
+        "angle": c["angle"],
+        "value": c["value"],
+        "partner_value": math.cos(c["angle"]) if is_sin else math.sin(c["angle"]),
+    }
+
+
+def _vector(v: Inputs) -> dict[str, Any]:
+    """The encoding vector PE[p, :] (float64) and its squared norm (= d/2)."""
+    import torch  # imported here so that validating parameters stays fast (no torch)
+
+    from posenc_gui.core.sinusoidal import sinusoidal_at
+
+    vector = sinusoidal_at(
+        [float(v.as_int("position"))], v.as_int("dim"), v.as_float("base"),
+        layout=_layout(v), dtype=torch.float64,
+    )[0]  # fmt: skip
+    return {"vector": vector.tolist(), "vector_norm_sq": float((vector * vector).sum())}
+
+
+def _spectrum(v: Inputs) -> dict[str, Any]:
+    """Every pair's wavelength against the span L−1, and how many pairs turn fully."""
+    from posenc_gui.core.sinusoidal import wavelengths
+
+    dim = v.as_int("dim")
+    wavelength = wavelengths(dim, v.as_float("base"))
+    span = v.as_int("positions") - 1
+    full = int((wavelength <= span).sum().item())
+    return {
+        "pairs": dim // 2,
+        "span": span,
+        "wavelength": wavelength.tolist(),
+        "full_turn_pairs": full,
+        "never_turn_pairs": dim // 2 - full,
+    }
+
+
+def _turns(v: Inputs) -> dict[str, Any]:
+    """How many turns the selected column makes over positions 0…L−1."""
+    dim = v.as_int("dim")
+    pair = column_role(dim, v.as_str("layout"), v.as_int("dimension"))[0]
+    return {"turns": (v.as_int("positions") - 1) * _omega(dim, v.as_float("base"), pair) / TAU}
 
 
 class HeatmapModel(TabModel):
-    """The table ``PE[p, j]`` for ``p < positions``, ``j < dim`` and its selected row/column."""
+    """The table ``PE[p, j]`` for ``p < positions``, ``j < dim`` and its selected row/column.
+
+    Read-out groups: ``shown`` (``shown``); ``column`` (``pair``, ``function``, ``partner``,
+    ``partner_function``, ``exponent``, ``omega``, ``frequency``, ``selected_wavelength``);
+    ``cell`` (``angle``, ``value``, ``partner_value``); ``vector`` (``vector``,
+    ``vector_norm_sq``); ``spectrum`` (``pairs``, ``span``, ``wavelength``,
+    ``full_turn_pairs``, ``never_turn_pairs``); ``turns`` (``turns``).
+    """
 
     id = "heatmap"
     title = "PE heatmap"
@@ -94,34 +210,9 @@ class HeatmapModel(TabModel):
             "Number of positions 0…L−1 in the table (rows of PE).",
             log=True,
         ),
-        int_param(
-            "dim",
-            128,
-            2,
-            MAX_DIM,
-            "Model dim d",
-            "Encoding dimension d (even: one sin/cos pair per frequency).",
-            even=True,
-        ),
-        float_param(
-            "base",
-            10000.0,
-            10.0,
-            1e7,
-            "Base",
-            "Base of the frequencies: ω_i = base^(−2i/d).",
-            log=True,
-            decimals=1,
-        ),
-        choice_param(
-            "layout",
-            "interleaved",
-            ("interleaved", "concat"),
-            "Layout",
-            "interleaved (paper): column 2i = sin, 2i+1 = cos; "
-            "concat: all d/2 sines, then all d/2 cosines.",
-            choice_labels=("interleaved (sin, cos, sin, cos, …)", "concat (all sin | all cos)"),
-        ),
+        dim_param(128, MAX_DIM),
+        base_param(description="Base of the frequencies: ω_i = base^(−2i/d)."),
+        sinusoidal_layout_param(),
         int_param(
             "position",
             37,
@@ -147,158 +238,28 @@ class HeatmapModel(TabModel):
             "How many of the first dimension columns the heatmap shows (0 = all d).",
         ),
     )
+    groups = (
+        ReadoutGroup("shown", SHOWN_INPUTS, _shown),
+        ReadoutGroup("column", COLUMN_INPUTS, _column),
+        ReadoutGroup("cell", CELL_INPUTS, _cell),
+        ReadoutGroup("vector", VECTOR_INPUTS, _vector),
+        ReadoutGroup("spectrum", SPECTRUM_INPUTS, _spectrum),
+        ReadoutGroup("turns", TURNS_INPUTS, _turns),
+    )
 
     @classmethod
     def limits(cls, values: Mapping[str, Value]) -> Limits:
-        positions = int(_num(values, "positions"))
-        dim = int(_num(values, "dim"))
+        v = Inputs(values, frozenset(("positions", "dim", "shown_dims")), "heatmap limits")
         return {
-            "position": (0, positions - 1),
-            "shown_dims": (0, dim),
-            "dimension": (0, shown_count(values) - 1),
+            "position": (0, v.as_int("positions") - 1),
+            "shown_dims": (0, v.as_int("dim")),
+            "dimension": (0, shown_count(v) - 1),
         }
-
-    # -- maths helpers (torch imported lazily) ---------------------------------------------------
-    @classmethod
-    def table(
-        cls,
-        values: Mapping[str, Value],
-        positions: torch.Tensor | Sequence[float],
-        columns: torch.Tensor | Sequence[int],
-    ) -> torch.Tensor:
-        """``PE[positions][:, columns]`` as float64, computing only the requested entries.
-
-        Equal to ``core.sinusoidal_at(positions, dim, base, layout=layout)[:, columns]`` but
-        costs ``N × len(columns)`` sines/cosines instead of ``N × dim``. Positions may be
-        fractional (for smooth curves) and as large as 1e6; angles are float64.
-        """
-        import torch
-
-        from posenc_gui import core
-
-        dim = int(_num(values, "dim"))
-        layout = str(values["layout"])
-        pos = torch.as_tensor(positions, dtype=torch.float64).reshape(-1)
-        cols = torch.as_tensor(columns, dtype=torch.int64).reshape(-1)
-        omega = core.inverse_frequencies(dim, _num(values, "base"))
-        half = dim // 2
-        if layout == "interleaved":
-            pair, is_sin = cols // 2, cols % 2 == 0
-        else:
-            pair, is_sin = cols % half, cols < half
-        out = torch.empty((pos.shape[0], cols.shape[0]), dtype=torch.float64)
-        sin_idx = torch.nonzero(is_sin).reshape(-1)
-        cos_idx = torch.nonzero(~is_sin).reshape(-1)
-        if sin_idx.numel():
-            out[:, sin_idx] = torch.sin(pos[:, None] * omega[pair[sin_idx]][None, :])
-        if cos_idx.numel():
-            out[:, cos_idx] = torch.cos(pos[:, None] * omega[pair[cos_idx]][None, :])
-        return out
-
-    @classmethod
-    def envelope(
-        cls, values: Mapping[str, Value], column: int, edges: torch.Tensor
-    ) -> tuple[torch.Tensor, torch.Tensor]:
-        """Exact minimum and maximum of column ``column`` over each interval of ``edges``.
-
-        ``edges`` (float64, shape ``(n+1,)``, increasing) delimit ``n`` position intervals; the
-        column's curve ``sin(x·ω_i)`` or ``cos(x·ω_i)`` reaches ``±1`` inside an interval when
-        the angle range contains a crest/trough, otherwise its extremes are at the ends. This
-        draws a curve that oscillates faster than the pixels as the band it fills, not as an
-        aliased zig-zag. Returns ``(lo, hi)`` of shape ``(n,)``.
-        """
-        import torch
-
-        from posenc_gui import core
-
-        dim = int(_num(values, "dim"))
-        pair, is_sin, _ = column_role(dim, str(values["layout"]), column)
-        omega = float(core.inverse_frequencies(dim, _num(values, "base"))[pair])
-        angles = edges.to(torch.float64) * omega
-        # f(θ) = sin(θ + φ): φ = 0 for sin, π/2 for cos. Crest where θ + φ = π/2 + 2πk.
-        phi = 0.0 if is_sin else math.pi / 2
-        ends = torch.sin(angles + phi)
-        a, b = angles[:-1], angles[1:]
-        crest = math.pi / 2 - phi
-        trough = crest + math.pi
-        has_crest = torch.floor((b - crest) / TAU) >= torch.ceil((a - crest) / TAU)
-        has_trough = torch.floor((b - trough) / TAU) >= torch.ceil((a - trough) / TAU)
-        hi = torch.where(has_crest, 1.0, torch.maximum(ends[:-1], ends[1:]))
-        lo = torch.where(has_trough, -1.0, torch.minimum(ends[:-1], ends[1:]))
-        return lo, hi
 
     @classmethod
     def cell(cls, values: Mapping[str, Value], position: int, dimension: int) -> dict[str, Any]:
-        """Everything about one entry ``PE[position, dimension]`` (used by hover texts too).
-
-        Keys: ``position``, ``dimension``, ``pair`` (i), ``function`` ("sin"/"cos"),
-        ``partner`` (column of the same ω), ``exponent`` (2i, so ω = base^(−2i/d)), ``omega``,
-        ``angle`` (p·ω_i), ``value``.
-        """
-        from posenc_gui import core
-
-        dim = int(_num(values, "dim"))
-        pair, is_sin, partner = column_role(dim, str(values["layout"]), dimension)
-        omega = float(core.inverse_frequencies(dim, _num(values, "base"))[pair])
-        value = float(cls.table(values, [float(position)], [dimension])[0, 0])
-        return {
-            "position": position,
-            "dimension": dimension,
-            "pair": pair,
-            "function": "sin" if is_sin else "cos",
-            "partner": partner,
-            "exponent": 2 * pair,
-            "omega": omega,
-            "angle": position * omega,
-            "value": value,
-        }
-
-    @classmethod
-    def readouts(cls, values: Mapping[str, Value]) -> dict[str, Any]:
-        import torch  # imported here so that validating parameters stays fast (no torch)
-
-        from posenc_gui import core
-
-        positions = int(_num(values, "positions"))
-        dim = int(_num(values, "dim"))
-        base = _num(values, "base")
-        layout = str(values["layout"])
-        p = int(_num(values, "position"))
-        j = int(_num(values, "dimension"))
-        sel = cls.cell(values, p, j)
-        vector = core.sinusoidal_at(
-            [float(p)],
-            dim,
-            base,
-            layout="interleaved" if layout == "interleaved" else "concat",
-            dtype=torch.float64,
-        )[0]
-        wavelength = core.wavelengths(dim, base)
-        span = positions - 1
-        full = int((wavelength <= span).sum().item())
-        omega = sel["omega"]
-        return {
-            "shown": shown_count(values),
-            "pairs": dim // 2,
-            "span": span,
-            "pair": sel["pair"],
-            "function": sel["function"],
-            "partner": sel["partner"],
-            "partner_function": "cos" if sel["function"] == "sin" else "sin",
-            "exponent": sel["exponent"],
-            "omega": omega,
-            "frequency": omega / TAU,
-            "selected_wavelength": TAU / omega,
-            "angle": sel["angle"],
-            "turns": span * omega / TAU,
-            "value": sel["value"],
-            "partner_value": float(vector[sel["partner"]]),
-            "vector": vector.tolist(),
-            "vector_norm_sq": float((vector * vector).sum()),
-            "wavelength": wavelength.tolist(),
-            "full_turn_pairs": full,
-            "never_turn_pairs": dim // 2 - full,
-        }
+        """See :func:`cell` (kept on the model for the panel's hover text)."""
+        return cell(values, position, dimension)
 
 
 MODEL = HeatmapModel

@@ -11,7 +11,8 @@ them, so what is on screen and what the command line reports cannot drift apart.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from psygnal import Signal
@@ -19,6 +20,63 @@ from psygnal import Signal
 from posenc_gui.state.params import Param, ParamError, Value
 
 Limits = dict[str, tuple[float | None, float | None]]
+Readouts = Mapping[str, Any]
+
+
+class Inputs(Mapping[str, Value]):
+    """The values a computation declared it reads; reading any other raises :class:`KeyError`.
+
+    This keeps declared inputs honest: a read-out group or a view that uses a parameter it did
+    not declare fails at once in the tests instead of showing a stale number in the app.
+    """
+
+    def __init__(self, values: Mapping[str, Value], names: frozenset[str], owner: str) -> None:
+        self._values = values
+        self._names = names
+        self._owner = owner
+
+    def __getitem__(self, name: str) -> Value:
+        if name not in self._names:
+            raise KeyError(f"{self._owner} reads {name!r} but does not declare it as an input")
+        return self._values[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return (n for n in self._values if n in self._names)
+
+    def __len__(self) -> int:
+        return sum(1 for n in self._values if n in self._names)
+
+    def as_float(self, name: str) -> float:
+        """A numeric input as float."""
+        v = self[name]
+        if isinstance(v, str):
+            raise TypeError(f"{name} is not numeric")
+        return float(v)
+
+    def as_int(self, name: str) -> int:
+        """An integer input."""
+        return int(self.as_float(name))
+
+    def as_str(self, name: str) -> str:
+        """A choice input."""
+        return str(self[name])
+
+
+@dataclass(frozen=True)
+class ReadoutGroup:
+    """Read-outs that depend on a declared set of parameters only.
+
+    ``compute`` receives an :class:`Inputs` restricted to ``inputs`` and returns JSON-ready
+    numbers. A panel recomputes a group only when one of its inputs changed, and a view that
+    shows the group refreshes only then.
+    """
+
+    name: str
+    inputs: tuple[str, ...]
+    compute: Callable[[Inputs], dict[str, Any]]
+
+    def __call__(self, values: Mapping[str, Value]) -> dict[str, Any]:
+        return self.compute(Inputs(values, frozenset(self.inputs), f"read-outs {self.name!r}"))
 
 
 class TabModel:
@@ -28,6 +86,8 @@ class TabModel:
     title: ClassVar[str]
     summary: ClassVar[str] = ""
     params: ClassVar[tuple[Param, ...]]
+    #: The tab's read-outs, in groups with declared inputs (see :meth:`readouts`).
+    groups: ClassVar[tuple[ReadoutGroup, ...]] = ()
 
     @classmethod
     def param(cls, name: str) -> Param:
@@ -49,9 +109,31 @@ class TabModel:
         return {}
 
     @classmethod
+    def couple(cls, given: Mapping[str, Value], base: Mapping[str, Value]) -> dict[str, Value]:
+        """Rules that tie parameters together, applied before validation.
+
+        Return ``given`` with the values that the rule moves along added (e.g. a distance lock
+        that moves ``n`` with ``m``). Every way of changing the state (widgets, drags, the
+        command line, sessions) goes through :meth:`resolve`, so the rule holds everywhere.
+        Default: no coupling.
+        """
+        return dict(given)
+
+    @classmethod
+    def group(cls, name: str) -> ReadoutGroup:
+        """The read-out group called ``name``."""
+        for g in cls.groups:
+            if g.name == name:
+                return g
+        raise KeyError(f"tab {cls.id!r} has no read-out group {name!r}")
+
+    @classmethod
     def readouts(cls, values: Mapping[str, Value]) -> dict[str, Any]:
-        """Every number the tab displays, JSON-ready (floats, lists of floats, strings)."""
-        raise NotImplementedError
+        """Every number the tab displays, JSON-ready: the union of its read-out groups."""
+        out: dict[str, Any] = {}
+        for g in cls.groups:
+            out.update(g(values))
+        return out
 
     @classmethod
     def resolve(
@@ -64,6 +146,7 @@ class TabModel:
         pulls the pair index down). Raises :class:`ParamError` and changes nothing otherwise.
         """
         values = dict(cls.defaults() if base is None else base)
+        given = cls.couple(given, values)
         for name, raw in given.items():
             values[name] = cls.param(name).check(raw)
         # Dynamic limits can depend on values that are themselves limited: iterate to a fixpoint.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Literal
 
 Value = float | int | str | bool
@@ -22,11 +23,37 @@ class ParamError(ValueError):
     """A value that a parameter does not accept. The message names the parameter and the range."""
 
 
+#: At most this many characters of a rejected value are echoed in an error message.
+ECHO_CHARS = 80
+
+
+def echo(value: object) -> str:
+    """``repr(value)``, cut to :data:`ECHO_CHARS` characters (a pasted megabyte stays readable)."""
+    text = repr(value)
+    if len(text) <= ECHO_CHARS:
+        return text
+    return text[: ECHO_CHARS - 1] + "…"
+
+
 def _fmt(x: float) -> str:
-    """Shortest readable form of a bound: 10000 not 10000.0, 1e+07 for big round numbers."""
-    if float(x).is_integer() and abs(x) < 1e6:
+    """A bound as plain ASCII text: ``10000000`` (never ``1e+07``), ``6.28319``, ``0.00001``.
+
+    Whole numbers in full, others with 6 significant digits (one decimal more than the integer
+    part when that is longer), positional, never an exponent. ASCII so that messages print on
+    any terminal and can be copied back into a field or a ``--set``. Mirrors
+    :func:`posenc_gui.widgets.fmt.plain` (that module is on the Qt side of the layering).
+    """
+    x = float(x)
+    if not math.isfinite(x):
+        return str(x)
+    if x.is_integer():
         return str(int(x))
-    return f"{x:g}"
+    whole_digits = math.floor(math.log10(abs(x))) + 1
+    places = 6 if whole_digits < 6 else whole_digits + 1
+    text = format(Decimal(f"{x:.{places}g}"), "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
 
 
 @dataclass(frozen=True)
@@ -68,11 +95,13 @@ class Param:
         if lo is not None and hi is not None:
             return f"{what} from {_fmt(lo)} to {_fmt(hi)}"
         if lo is not None:
-            return f"{what} >= {_fmt(lo)}"
+            return f"{what} of at least {_fmt(lo)}"
+        if hi is not None:
+            return f"{what} of at most {_fmt(hi)}"
         return what
 
     def _fail(self, got: object, lo: float | None = None, hi: float | None = None) -> ParamError:
-        return ParamError(f"{self.name} must be {self.accepts(lo, hi)}, got {got!r}")
+        return ParamError(f"{self.name} must be {self.accepts(lo, hi)}, got {echo(got)}")
 
     def check(self, value: object, lo: float | None = None, hi: float | None = None) -> Value:
         """Return ``value`` converted to this parameter's type, or raise :class:`ParamError`.
@@ -171,6 +200,52 @@ class Param:
         return out
 
 
+@dataclass(frozen=True)
+class Scale:
+    """The one map between a value in ``[lo, hi]`` and a fraction in ``[0, 1]``.
+
+    Linear, or logarithmic when ``log`` (then ``lo`` must be > 0). Sliders, animation sweeps,
+    the benchmark and the GUI fuzzer all walk a parameter's range through this map, so a
+    "log" parameter moves the same way everywhere.
+    """
+
+    lo: float
+    hi: float
+    log: bool = False
+
+    @classmethod
+    def of(cls, param: Param, lo: float | None = None, hi: float | None = None) -> Scale:
+        """The scale of ``param`` over its static range, or ``[lo, hi]`` when given."""
+        low = param.minimum if lo is None else lo
+        high = param.maximum if hi is None else hi
+        if low is None or high is None:
+            raise ValueError(f"{param.name} has no numeric range")
+        return cls(float(low), float(high), param.log and low > 0)
+
+    def to_fraction(self, value: float) -> float:
+        """Where ``value`` lies in the range, clipped to ``[0, 1]``."""
+        if self.hi <= self.lo:
+            return 0.0
+        if self.log:
+            frac = math.log(max(value, self.lo) / self.lo) / math.log(self.hi / self.lo)
+        else:
+            frac = (value - self.lo) / (self.hi - self.lo)
+        return min(max(frac, 0.0), 1.0)
+
+    def from_fraction(self, frac: float) -> float:
+        """The value at fraction ``frac`` of the range (``frac`` clipped to ``[0, 1]``)."""
+        frac = min(max(frac, 0.0), 1.0)
+        if self.log:
+            return float(self.lo * (self.hi / self.lo) ** frac)
+        return self.lo + frac * (self.hi - self.lo)
+
+    def sweep(self, steps: int) -> list[float]:
+        """``steps`` values evenly spaced in fraction from ``lo`` to ``hi`` (both included)."""
+        if steps <= 1:
+            return [self.lo]
+        return [self.from_fraction(k / (steps - 1)) for k in range(steps)]
+
+
 def float_param(
     name: str,
     default: float,
@@ -231,3 +306,57 @@ def choice_param(
 def bool_param(name: str, default: bool, label: str, description: str) -> Param:
     """An on/off toggle."""
     return Param(name, "bool", bool(default), description, label)
+
+
+# -- shared declarations: parameters that several tabs have --------------------------------------
+
+#: Layouts of a sinusoidal table: "interleaved" (paper: column 2i = sin, 2i+1 = cos) and
+#: "concat" (all d/2 sines, then all d/2 cosines).
+SINUSOIDAL_LAYOUT_CHOICES: tuple[str, ...] = ("interleaved", "concat")
+#: RoPE pairings: "interleaved" pairs (x[2i], x[2i+1]) (RoFormer, GPT-J, Meta's LLaMA),
+#: "half" pairs (x[i], x[i+d/2]) (GPT-NeoX, Hugging Face rotate_half).
+ROPE_LAYOUT_CHOICES: tuple[str, ...] = ("interleaved", "half")
+
+
+def dim_param(
+    default: int,
+    maximum: int,
+    *,
+    name: str = "dim",
+    label: str = "Model dim d",
+    description: str = "Encoding dimension d (even: one sin/cos pair per frequency).",
+    minimum: int = 2,
+) -> Param:
+    """An even model/head dimension (one pair per frequency)."""
+    return int_param(name, default, minimum, maximum, label, description, even=True)
+
+
+def base_param(
+    default: float = 10000.0,
+    *,
+    description: str = "Base of the frequency ladder: ω_i = base^(−2i/d).",
+    minimum: float = 10.0,
+    maximum: float = 1e7,
+) -> Param:
+    """The frequency base (log slider)."""
+    return float_param("base", default, minimum, maximum, "Base", description, log=True, decimals=1)
+
+
+def sinusoidal_layout_param(name: str = "layout", label: str = "Layout") -> Param:
+    """Column layout of a sinusoidal table (see :data:`SINUSOIDAL_LAYOUT_CHOICES`)."""
+    return choice_param(
+        name, "interleaved", SINUSOIDAL_LAYOUT_CHOICES, label,
+        "interleaved (paper): column 2i = sin, 2i+1 = cos; "
+        "concat: all d/2 sines, then all d/2 cosines.",
+        choice_labels=("interleaved (sin, cos, sin, cos, …)", "concat (all sin | all cos)"),
+    )  # fmt: skip
+
+
+def rope_layout_param(name: str = "layout", label: str = "Pair layout") -> Param:
+    """RoPE pairing (see :data:`ROPE_LAYOUT_CHOICES`)."""
+    return choice_param(
+        name, "interleaved", ROPE_LAYOUT_CHOICES, label,
+        "interleaved: pairs (x[2i], x[2i+1]) (RoFormer, GPT-J, LLaMA); "
+        "half: pairs (x[i], x[i+d/2]) (GPT-NeoX, HF rotate_half).",
+        choice_labels=("interleaved (2i, 2i+1)", "half (i, i+d/2)"),
+    )  # fmt: skip

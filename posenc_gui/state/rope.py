@@ -10,8 +10,11 @@ Conventions (GUIDE §4, :mod:`posenc_gui.core.rope`)
   complex pairs ``q_i``, ``k_i`` it is ``Re Σ_i h_i e^{i r θ_i}`` with ``h_i = q_i · conj(k_i)``.
 * RoFormer §3.4.3, eq. (37) (Abel summation, ``h_{d/2} = 0``, ``S_j = Σ_{l<j} e^{i r θ_l}``):
   ``|score(r)| <= |Σ_i h_i e^{i r θ_i}| <= (max_i |h_{i+1} − h_i|) · Σ_{j=1}^{d/2} |S_j(r)|``.
-  :func:`posenc_gui.core.rope_decay_bound` returns ``(1/(d/2)) Σ_j |S_j|`` (the paper's Figure 2),
-  so the bound for the current q, k is ``bound_coefficient · (d/2) · rope_decay_bound``.
+  :func:`posenc_gui.core.rope_decay_bound` returns ``(1/(d/2)) Σ_j |S_j|`` (the paper's Figure 2);
+  the bound for the current q, k is :func:`posenc_gui.core.rope.rope_score_bound`.
+
+Coupling: with ``lock`` on, changing only one of ``m``, ``n`` moves the other by the same amount
+(:meth:`RopeModel.couple`), whichever way the change comes in (widgets, drags, command line).
 
 Vectors
 -------
@@ -25,46 +28,46 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from posenc_gui.state.model import Limits, TabModel
+from posenc_gui.state.model import Inputs, Limits, ReadoutGroup, TabModel
 from posenc_gui.state.params import (
+    ROPE_LAYOUT_CHOICES,
     Value,
+    base_param,
     bool_param,
     choice_param,
+    dim_param,
     float_param,
     int_param,
+    rope_layout_param,
 )
 
 if TYPE_CHECKING:
     from torch import Tensor
 
+    from posenc_gui.core import RopeLayout
+
 #: Largest query / key position.
 MAX_POSITION = 100_000
-LAYOUTS: tuple[str, ...] = ("interleaved", "half")
+LAYOUTS: tuple[str, ...] = ROPE_LAYOUT_CHOICES
 VECTOR_MODES: tuple[str, ...] = ("random", "q=k", "typed")
 TAU = 2.0 * math.pi
+
+#: What the query and key vectors depend on (the typed pair sits at ``pair`` in ``layout``).
+VECTOR_INPUTS = ("dim", "seed", "vectors", "pair", "layout", "q0", "q1", "k0", "k1")
+POSITION_INPUTS = ("m", "n")
+WINDOW_INPUTS = ("m", "n", "window")
+FREQUENCY_INPUTS = ("dim", "base", "pair")
+ROTATION_INPUTS = (*FREQUENCY_INPUTS, "m", "n")
+#: Scores at (m, n) and the eq. (37) bound there.
+SCORE_INPUTS = (*VECTOR_INPUTS, "base", "m", "n")
 
 _TYPED_NOTE = (
     " Used when vectors = typed: q and k are the random vectors (seed) except the two "
     "components of the selected pair, which are typed here (the part drawn on the circle)."
 )
-
-
-def _num(values: Mapping[str, Value], name: str) -> float:
-    v = values[name]
-    assert not isinstance(v, str)
-    return float(v)
-
-
-def _int(values: Mapping[str, Value], name: str) -> int:
-    return int(_num(values, name))
-
-
-def wrap_angle(x: float) -> float:
-    """``x`` reduced to ``(−π, π]``."""
-    y = math.remainder(x, TAU)
-    return math.pi if y == -math.pi else y
 
 
 def pair_indices(dim: int, pair: int, layout: str) -> tuple[int, int]:
@@ -74,30 +77,227 @@ def pair_indices(dim: int, pair: int, layout: str) -> tuple[int, int]:
     return pair, pair + dim // 2
 
 
-def complex_pairs(x: Tensor, layout: str) -> Tensor:
-    """The ``d/2`` pairs of ``x`` as complex numbers ``x_a + i·x_b`` (pair order of ``layout``)."""
+def rope_layout(name: str) -> RopeLayout:
+    """``name`` as a :data:`posenc_gui.core.RopeLayout` (``"interleaved"`` or ``"half"``)."""
+    return "interleaved" if name == "interleaved" else "half"
+
+
+@lru_cache(maxsize=8)
+def _vectors(
+    dim: int, seed: int, mode: str, pair: int, layout: str, typed: tuple[float, ...]
+) -> tuple[Tensor, Tensor]:
     import torch
 
-    half = x.shape[0] // 2
-    if layout == "interleaved":
-        return torch.complex(x[0::2], x[1::2])
-    return torch.complex(x[:half], x[half:])
+    gen = torch.Generator().manual_seed(seed)
+    qk = torch.randn(2, dim, dtype=torch.float64, generator=gen)
+    q, k = qk[0].clone(), qk[1].clone()
+    if mode == "q=k":
+        q = k.clone()
+    elif mode == "typed":
+        a, b = pair_indices(dim, pair, layout)
+        q[a], q[b], k[a], k[b] = typed
+    return q, k
 
 
-def bound_coefficient(q: Tensor, k: Tensor, layout: str) -> float:
-    """RoFormer eq. (37) coefficient ``max_i |h_{i+1} − h_i|``.
+def vectors(values: Mapping[str, Value]) -> tuple[Tensor, Tensor]:
+    """The query and key vectors (float64, shape ``(dim,)``; fresh copies) for ``values``.
 
-    ``h_i = q_i·conj(k_i)`` with the complex pairs of ``layout``, and ``h_{d/2} = 0``.
+    Reads only :data:`VECTOR_INPUTS`.
     """
+    v = Inputs(values, frozenset(VECTOR_INPUTS), "rope vectors")
+    typed = tuple(v.as_float(n) for n in ("q0", "q1", "k0", "k1"))
+    q, k = _vectors(
+        v.as_int("dim"), v.as_int("seed"), v.as_str("vectors"), v.as_int("pair"),
+        v.as_str("layout"), typed,
+    )  # fmt: skip
+    return q.clone(), k.clone()
+
+
+def origin_positions(m: int, n: int) -> tuple[int, int]:
+    """The same distance started at the origin: ``(m−n, 0)`` or ``(0, n−m)``."""
+    r = m - n
+    return (r, 0) if r >= 0 else (0, -r)
+
+
+def window_start(p: int, size: int) -> int:
+    """First position of a score-matrix window of ``size`` centred on ``p`` (inside the range)."""
+    return min(max(0, p - size // 2), MAX_POSITION - size + 1)
+
+
+# -- read-out groups ---------------------------------------------------------------------------
+
+
+def _vector_readouts(v: Inputs) -> dict[str, Any]:
+    """q, k, their norms, the selected pair (before rotation) and the eq. (37) coefficient."""
     import torch
 
-    h = complex_pairs(q, layout) * torch.conj(complex_pairs(k, layout))
-    h_ext = torch.cat((h, torch.zeros(1, dtype=h.dtype)))
-    return float(torch.abs(h_ext[1:] - h_ext[:-1]).max())
+    from posenc_gui import core
+
+    q, k = vectors(v)
+    a, b = pair_indices(v.as_int("dim"), v.as_int("pair"), v.as_str("layout"))
+    q_pair, k_pair = [float(q[a]), float(q[b])], [float(k[a]), float(k[b])]
+    return {
+        "q": q.tolist(),
+        "k": k.tolist(),
+        "q_norm": float(torch.linalg.vector_norm(q)),
+        "k_norm": float(torch.linalg.vector_norm(k)),
+        "pair_indices": [a, b],
+        "q_pair": q_pair,
+        "k_pair": k_pair,
+        "q_pair_norm": math.hypot(*q_pair),
+        "k_pair_norm": math.hypot(*k_pair),
+        "angle_q": math.atan2(q_pair[1], q_pair[0]),
+        "angle_k": math.atan2(k_pair[1], k_pair[0]),
+        "bound_coefficient": core.rope.rope_bound_coefficient(
+            q, k, layout=rope_layout(v.as_str("layout"))
+        ),
+    }
+
+
+def _position_readouts(v: Inputs) -> dict[str, Any]:
+    """The distance and the same distance started at the origin (no torch)."""
+    m, n = v.as_int("m"), v.as_int("n")
+    om, on = origin_positions(m, n)
+    return {"relative_distance": m - n, "origin_m": om, "origin_n": on}
+
+
+def _window_readouts(v: Inputs) -> dict[str, Any]:
+    """First query and key positions of the score-matrix window (no torch)."""
+    m, n, size = v.as_int("m"), v.as_int("n"), v.as_int("window")
+    return {"window_m_start": window_start(m, size), "window_n_start": window_start(n, size)}
+
+
+def _frequency_readouts(v: Inputs) -> dict[str, Any]:
+    """Frequency ``θ_i = base^(−2i/d)`` and wavelength ``2π/θ_i`` of the selected pair."""
+    from posenc_gui import core
+
+    theta = float(core.inverse_frequencies(v.as_int("dim"), v.as_float("base"))[v.as_int("pair")])
+    return {"theta": theta, "wavelength": TAU / theta}
+
+
+def _rotation_readouts(v: Inputs) -> dict[str, Any]:
+    """Rotation angles of the selected pair at m and n, and of the distance."""
+    from posenc_gui import core
+
+    m, n = v.as_int("m"), v.as_int("n")
+    theta = float(core.inverse_frequencies(v.as_int("dim"), v.as_float("base"))[v.as_int("pair")])
+    angle_m, angle_n, angle_diff = m * theta, n * theta, (m - n) * theta
+    return {
+        "angle_m": angle_m,
+        "angle_n": angle_n,
+        "angle_difference": angle_diff,
+        "angle_m_wrapped": core.wrap_angle(angle_m, signed=True),
+        "angle_n_wrapped": core.wrap_angle(angle_n, signed=True),
+        "angle_difference_wrapped": core.wrap_angle(angle_diff, signed=True),
+    }
+
+
+def _score_readouts(v: Inputs) -> dict[str, Any]:
+    """The score at (m, n), three independent ways, its pair shares and the rotated pair."""
+    from posenc_gui import core
+
+    m, n, base = v.as_int("m"), v.as_int("n"), v.as_float("base")
+    dim, pair = v.as_int("dim"), v.as_int("pair")
+    lay = rope_layout(v.as_str("layout"))
+    q, k = vectors(v)
+    r = m - n
+    score = float(core.rope_scores(q, k, [m], [n], base=base, layout=lay)[0, 0])
+    om, on = origin_positions(m, n)
+    score_origin = float(core.rope_scores(q, k, [om], [on], base=base, layout=lay)[0, 0])
+    score_offset = float(core.rope_score_by_offset(q, k, [r], base=base, layout=lay)[0])
+    shares = core.rope_pair_scores(q, k, m, n, base=base, layout=lay)
+    a, b = pair_indices(dim, pair, v.as_str("layout"))
+    rq = core.apply_rope(q[None, :], [m], base=base, layout=lay)[0]
+    rk = core.apply_rope(k[None, :], [n], base=base, layout=lay)[0]
+    theta = float(core.inverse_frequencies(dim, base)[pair])
+    angle_q, angle_k = math.atan2(float(q[b]), float(q[a])), math.atan2(float(k[b]), float(k[a]))
+    return {
+        "score": score,
+        "score_at_origin": score_origin,
+        "score_difference": score - score_origin,
+        "score_from_offset": score_offset,
+        "pair_scores": shares.tolist(),
+        "pair_scores_sum": float(shares.sum()),
+        "pair_score": float(shares[pair]),
+        "pair_fraction": float(shares[pair]) / score if score != 0 else math.nan,
+        "q_pair_rotated": [float(rq[a]), float(rq[b])],
+        "k_pair_rotated": [float(rk[a]), float(rk[b])],
+        "angle_between_rotated": core.wrap_angle(angle_q - angle_k + r * theta, signed=True),
+        "score_qk": float(core.rope_score_by_offset(k, k, [r], base=base, layout=lay)[0]),
+    }
+
+
+def _layout_readouts(v: Inputs) -> dict[str, Any]:
+    """The same q, k, m, n through both pair layouts, and after the layout permutation."""
+    from posenc_gui import core
+
+    m, n, base = v.as_int("m"), v.as_int("n"), v.as_float("base")
+    q, k = vectors(v)
+    perm = core.layout_permutation(v.as_int("dim"))
+    s_inter = float(core.rope_scores(q, k, [m], [n], layout="interleaved", base=base)[0, 0])
+    s_half = float(core.rope_scores(q, k, [m], [n], layout="half", base=base)[0, 0])
+    s_half_perm = float(
+        core.rope_scores(q[perm], k[perm], [m], [n], layout="half", base=base)[0, 0]
+    )
+    return {
+        "score_interleaved": s_inter,
+        "score_half": s_half,
+        "score_half_permuted": s_half_perm,
+        "layout_difference": s_inter - s_half,
+        "permuted_difference": s_inter - s_half_perm,
+    }
+
+
+def _bound_readouts(v: Inputs) -> dict[str, Any]:
+    """RoFormer eq. (37) at r = m − n: the relative bound (Figure 2) and the bound for q, k."""
+    from posenc_gui import core
+
+    r, base = v.as_int("m") - v.as_int("n"), v.as_float("base")
+    q, k = vectors(v)
+    lay = rope_layout(v.as_str("layout"))
+    return {
+        "relative_decay_bound": float(core.rope_decay_bound([r], v.as_int("dim"), base)[0]),
+        "decay_bound": float(core.rope.rope_score_bound(q, k, r, 1, base=base, layout=lay)[0]),
+    }
+
+
+def lock_coupling(given: Mapping[str, Value], base: Mapping[str, Value]) -> dict[str, Value]:
+    """The distance lock: with ``lock`` on and only one of m, n given, move the other along.
+
+    The other position moves by the same amount, clamped into ``[0, MAX_POSITION]``; the given
+    one is then placed so that ``m − n`` keeps its value (always possible, as
+    ``|m − n| <= MAX_POSITION``). Values that are not integers in range are left alone, so
+    validation reports them as typed.
+    """
+    out = dict(given)
+    lock = given.get("lock", base.get("lock"))
+    if lock is not True or ("m" in given) == ("n" in given):
+        return out
+    name = "m" if "m" in given else "n"
+    other = "n" if name == "m" else "m"
+    raw, old, old_other = given[name], base.get(name), base.get(other)
+    ints = all(isinstance(x, int) and not isinstance(x, bool) for x in (raw, old, old_other))
+    if not ints:
+        return out
+    assert isinstance(raw, int) and isinstance(old, int) and isinstance(old_other, int)
+    if not 0 <= raw <= MAX_POSITION or raw == old:
+        return out
+    keep = old - old_other  # the distance between `name` and `other`, kept fixed
+    moved = min(max(old_other + (raw - old), 0), MAX_POSITION)
+    out[other] = moved
+    out[name] = moved + keep
+    return out
 
 
 class RopeModel(TabModel):
-    """RoPE on one query/key pair: the rotation of one pair, scores, decay bound, layouts."""
+    """RoPE on one query/key pair: the rotation of one pair, scores, decay bound, layouts.
+
+    Read-out groups: ``query_key`` (q, k, the selected pair, eq. (37) coefficient), ``positions``
+    (distance, origin), ``matrix_window``, ``frequency`` (θ_i, λ_i), ``rotation``
+    (angles), ``scores`` (the score at
+    (m, n) three ways, pair shares), ``layouts`` (interleaved vs half) and ``bound`` (eq. (37)
+    at r = m − n).
+    """
 
     id = "rope"
     title = "RoPE playground"
@@ -122,24 +322,15 @@ class RopeModel(TabModel):
             "Move m and n together: changing one moves the other by the same amount, so m − n "
             "(and the score) stay fixed. Stops at the ends of the position range.",
         ),
-        int_param(
-            "dim", 64, 2, 512, "Head dim d", "Head dimension d (even: d/2 rotated pairs).",
-            even=True,
+        dim_param(
+            64, 512, label="Head dim d", description="Head dimension d (even: d/2 rotated pairs)."
         ),
-        float_param(
-            "base", 10000.0, 10.0, 1e7, "Base", "Frequency base: θ_i = base^(−2i/d).",
-            log=True, decimals=1,
-        ),
+        base_param(description="Frequency base: θ_i = base^(−2i/d)."),
         int_param(
             "pair", 0, 0, 255, "Pair i",
             "Which 2-D pair (frequency θ_i) is drawn on the circle (0 … d/2 − 1).",
         ),
-        choice_param(
-            "layout", "interleaved", LAYOUTS, "Pair layout",
-            "Which coordinates form pair i: interleaved (x[2i], x[2i+1]) as in RoFormer, GPT-J "
-            "and Meta LLaMA; half (x[i], x[i+d/2]) as in GPT-NeoX and Hugging Face rotate_half.",
-            choice_labels=("interleaved (2i, 2i+1)", "half (i, i+d/2)"),
-        ),
+        rope_layout_param(),
         choice_param(
             "vectors", "random", VECTOR_MODES, "Vectors q, k",
             "random: q and k drawn from a standard normal (seed); q=k: q = k = the random key; "
@@ -174,136 +365,44 @@ class RopeModel(TabModel):
             "positions around m and n.",
         ),
     )  # fmt: skip
+    groups = (
+        ReadoutGroup("query_key", VECTOR_INPUTS, _vector_readouts),
+        ReadoutGroup("positions", POSITION_INPUTS, _position_readouts),
+        ReadoutGroup("matrix_window", WINDOW_INPUTS, _window_readouts),
+        ReadoutGroup("frequency", FREQUENCY_INPUTS, _frequency_readouts),
+        ReadoutGroup("rotation", ROTATION_INPUTS, _rotation_readouts),
+        ReadoutGroup("scores", SCORE_INPUTS, _score_readouts),
+        ReadoutGroup("layouts", (*VECTOR_INPUTS, "base", "m", "n"), _layout_readouts),
+        ReadoutGroup("bound", SCORE_INPUTS, _bound_readouts),
+    )
 
     @classmethod
     def limits(cls, values: Mapping[str, Value]) -> Limits:
-        return {"pair": (0, _int(values, "dim") // 2 - 1)}
+        v = Inputs(values, frozenset(("dim",)), "rope limits")
+        return {"pair": (0, v.as_int("dim") // 2 - 1)}
 
-    # -- derived quantities shared with the panel ------------------------------------------
+    @classmethod
+    def couple(cls, given: Mapping[str, Value], base: Mapping[str, Value]) -> dict[str, Value]:
+        return lock_coupling(given, base)
+
+    # -- helpers shared with the panel ---------------------------------------------------------
     @classmethod
     def vectors(cls, values: Mapping[str, Value]) -> tuple[Tensor, Tensor]:
         """The query and key vectors (float64, shape ``(dim,)``) for ``values``."""
-        import torch
-
-        dim = _int(values, "dim")
-        gen = torch.Generator().manual_seed(_int(values, "seed"))
-        qk = torch.randn(2, dim, dtype=torch.float64, generator=gen)
-        q, k = qk[0].clone(), qk[1].clone()
-        mode = str(values["vectors"])
-        if mode == "q=k":
-            q = k.clone()
-        elif mode == "typed":
-            a, b = pair_indices(dim, _int(values, "pair"), str(values["layout"]))
-            q[a], q[b] = _num(values, "q0"), _num(values, "q1")
-            k[a], k[b] = _num(values, "k0"), _num(values, "k1")
-        return q, k
+        return vectors(values)
 
     @classmethod
     def origin_positions(cls, values: Mapping[str, Value]) -> tuple[int, int]:
         """The same distance started at the origin: ``(m−n, 0)`` or ``(0, n−m)``."""
-        r = _int(values, "m") - _int(values, "n")
-        return (r, 0) if r >= 0 else (0, -r)
+        v = Inputs(values, frozenset(("m", "n")), "rope origin")
+        return origin_positions(v.as_int("m"), v.as_int("n"))
 
     @classmethod
     def window_starts(cls, values: Mapping[str, Value]) -> tuple[int, int]:
         """First query and key positions of the score-matrix window (centred on m and n)."""
-        size = _int(values, "window")
-        top = MAX_POSITION - size + 1  # keep the window inside 0 … MAX_POSITION
-
-        def start(p: int) -> int:
-            return min(max(0, p - size // 2), top)
-
-        return start(_int(values, "m")), start(_int(values, "n"))
-
-    @classmethod
-    def readouts(cls, values: Mapping[str, Value]) -> dict[str, Any]:
-        import torch  # imported here so that validating parameters stays fast (no torch)
-
-        from posenc_gui import core
-
-        m, n = _int(values, "m"), _int(values, "n")
-        dim, pair = _int(values, "dim"), _int(values, "pair")
-        base = _num(values, "base")
-        layout = str(values["layout"])
-        lay: core.RopeLayout = "interleaved" if layout == "interleaved" else "half"
-        q, k = cls.vectors(values)
-        r = m - n
-
-        score = float(core.rope_scores(q, k, [m], [n], base=base, layout=lay)[0, 0])
-        om, on = cls.origin_positions(values)
-        score_origin = float(core.rope_scores(q, k, [om], [on], base=base, layout=lay)[0, 0])
-        score_offset = float(core.rope_score_by_offset(q, k, [r], base=base, layout=lay)[0])
-        shares = core.rope_pair_scores(q, k, m, n, base=base, layout=lay)
-
-        theta = float(core.inverse_frequencies(dim, base)[pair])
-        a, b = pair_indices(dim, pair, layout)
-        q_pair = [float(q[a]), float(q[b])]
-        k_pair = [float(k[a]), float(k[b])]
-        rq = core.apply_rope(q[None, :], [m], base=base, layout=lay)[0]
-        rk = core.apply_rope(k[None, :], [n], base=base, layout=lay)[0]
-        q_rot = [float(rq[a]), float(rq[b])]
-        k_rot = [float(rk[a]), float(rk[b])]
-        angle_m, angle_n, angle_diff = m * theta, n * theta, r * theta
-        angle_q = math.atan2(q_pair[1], q_pair[0])
-        angle_k = math.atan2(k_pair[1], k_pair[0])
-
-        perm = core.layout_permutation(dim)
-        s_inter = float(core.rope_scores(q, k, [m], [n], layout="interleaved", base=base)[0, 0])
-        s_half = float(core.rope_scores(q, k, [m], [n], layout="half", base=base)[0, 0])
-        s_half_perm = float(
-            core.rope_scores(q[perm], k[perm], [m], [n], layout="half", base=base)[0, 0]
-        )
-
-        coeff = bound_coefficient(q, k, layout)
-        rel_bound = float(core.rope_decay_bound([r], dim, base)[0])
-        score_qk = float(core.rope_score_by_offset(k, k, [r], base=base, layout=lay)[0])
-        m0, n0 = cls.window_starts(values)
-        return {
-            "q": q.tolist(),
-            "k": k.tolist(),
-            "q_norm": float(torch.linalg.vector_norm(q)),
-            "k_norm": float(torch.linalg.vector_norm(k)),
-            "relative_distance": r,
-            "score": score,
-            "origin_m": om,
-            "origin_n": on,
-            "score_at_origin": score_origin,
-            "score_difference": score - score_origin,
-            "score_from_offset": score_offset,
-            "pair_scores": shares.tolist(),
-            "pair_scores_sum": float(shares.sum()),
-            "pair_score": float(shares[pair]),
-            "pair_fraction": float(shares[pair]) / score if score != 0 else math.nan,
-            "pair_indices": [a, b],
-            "theta": theta,
-            "wavelength": TAU / theta,
-            "angle_m": angle_m,
-            "angle_n": angle_n,
-            "angle_difference": angle_diff,
-            "angle_m_wrapped": wrap_angle(angle_m),
-            "angle_n_wrapped": wrap_angle(angle_n),
-            "angle_difference_wrapped": wrap_angle(angle_diff),
-            "q_pair": q_pair,
-            "k_pair": k_pair,
-            "q_pair_rotated": q_rot,
-            "k_pair_rotated": k_rot,
-            "q_pair_norm": math.hypot(*q_pair),
-            "k_pair_norm": math.hypot(*k_pair),
-            "angle_q": angle_q,
-            "angle_k": angle_k,
-            "angle_between_rotated": wrap_angle(angle_q - angle_k + angle_diff),
-            "score_interleaved": s_inter,
-            "score_half": s_half,
-            "score_half_permuted": s_half_perm,
-            "layout_difference": s_inter - s_half,
-            "permuted_difference": s_inter - s_half_perm,
-            "bound_coefficient": coeff,
-            "relative_decay_bound": rel_bound,
-            "decay_bound": coeff * (dim // 2) * rel_bound,
-            "score_qk": score_qk,
-            "window_m_start": m0,
-            "window_n_start": n0,
-        }
+        v = Inputs(values, frozenset(WINDOW_INPUTS), "rope window")
+        size = v.as_int("window")
+        return window_start(v.as_int("m"), size), window_start(v.as_int("n"), size)
 
 
 MODEL = RopeModel

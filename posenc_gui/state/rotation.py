@@ -18,6 +18,13 @@ Three parts, one model:
   the offset ``k`` only, never on ``p``; the readouts check it at two positions ``p`` and ``p'``.
 * **RoPE block matrix.** ``R_m`` (:func:`posenc_gui.core.rope_matrix`) for a small head
   dimension in either pair layout, and the check ``R_mᵀR_n = R_{n−m}``.
+
+Read-out groups (the maths is in :mod:`posenc_gui.core.rotation`): ``rotation`` (angle, x, y:
+the matrix, Rv, lengths, det, RᵀR, inverse, ``angle_wrapped_degrees`` in [0°, 360°) and
+``measured_angle_degrees`` in (−180°, 180°]); ``composition`` (angle, angle2, x, y);
+``pe_shift`` (dim, base, pair, offset: ω, kω, ``pe_angle_wrapped`` in [0, 2π) or (−2π, 0], M_k);
+``pe_pairs`` (… and position, position2: the pairs and residuals); ``rope_matrix`` (m, block_dim,
+base, layout) and ``rope_relative`` (… and n). ``pe_order`` only changes how the panel draws.
 """
 
 from __future__ import annotations
@@ -26,19 +33,141 @@ import math
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from posenc_gui.state.model import Limits, TabModel
-from posenc_gui.state.params import Value, choice_param, float_param, int_param
+from posenc_gui.state.model import Inputs, Limits, ReadoutGroup, TabModel
+from posenc_gui.state.params import (
+    Value,
+    base_param,
+    choice_param,
+    dim_param,
+    float_param,
+    int_param,
+    rope_layout_param,
+)
 
 #: A check passes when its residual is below this (float64 maths gives ~1e-16 … 1e-12).
 TOLERANCE = 1e-9
 PE_ORDERS: tuple[str, ...] = ("sin_cos", "cos_sin")
 LAYOUTS: tuple[str, ...] = ("interleaved", "half")
 
+ROTATION_INPUTS = ("angle", "x", "y")
+COMPOSITION_INPUTS = ("angle", "angle2", "x", "y")
+PE_SHIFT_INPUTS = ("dim", "base", "pair", "offset")
+PE_PAIR_INPUTS = ("dim", "base", "pair", "position", "position2", "offset")
+ROPE_MATRIX_INPUTS = ("m", "block_dim", "base", "layout")
+ROPE_RELATIVE_INPUTS = ("m", "n", "block_dim", "base", "layout")
 
-def _num(values: Mapping[str, Value], name: str) -> float:
-    v = values[name]
-    assert not isinstance(v, str)
-    return float(v)
+
+def _lists(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """Tensors as JSON-ready nested lists (0-d tensors as floats)."""
+    return {k: t.tolist() for k, t in facts.items()}
+
+
+def _rotation(v: Inputs) -> dict[str, Any]:
+    """R(θ), R(θ)v, its properties and the angle measured from v to Rv."""
+    from posenc_gui.core.rotation import angle_between, rotation_facts, wrap_degrees
+
+    deg = v.as_float("angle")
+    theta = math.radians(deg)
+    out = _lists(rotation_facts(theta, [v.as_float("x"), v.as_float("y")]))
+    measured = angle_between(out["vector"], out["rotated"])  # (−π, π]
+    out.update(
+        radians=theta,
+        angle_wrapped_degrees=wrap_degrees(deg),  # [0°, 360°)
+        measured_angle_degrees=wrap_degrees(math.degrees(measured), signed=True),  # (−180°, 180°]
+        tolerance=TOLERANCE,
+    )
+    return out
+
+
+def _composition(v: Inputs) -> dict[str, Any]:
+    """R(θ)R(θ₂) = R(θ+θ₂), and R(θ)R(θ₂)v."""
+    from posenc_gui.core.rotation import composition_facts
+
+    deg1, deg2 = v.as_float("angle"), v.as_float("angle2")
+    th1, th2 = math.radians(deg1), math.radians(deg2)
+    out = _lists(composition_facts(th1, th2, [v.as_float("x"), v.as_float("y")]))
+    out.update(angle2_radians=th2, angle_sum_degrees=deg1 + deg2, angle_sum_radians=th1 + th2)
+    return out
+
+
+def _pe_shift(v: Inputs) -> dict[str, Any]:
+    """ω_i, the turn kω and the shift matrix M_k = R(−kω) on (sin, cos) (R(+kω) on (cos, sin))."""
+    from posenc_gui import core
+    from posenc_gui.core.rotation import net_turn, pe_shift_matrix
+
+    dim, base, i, k = v.as_int("dim"), v.as_float("base"), v.as_int("pair"), v.as_int("offset")
+    omega = float(core.inverse_frequencies(dim, base)[i])
+    k_omega = k * omega
+    return {
+        "omega": omega,
+        "wavelength": 2.0 * math.pi / omega,
+        "pe_angle": k_omega,
+        "pe_angle_degrees": math.degrees(k_omega),
+        "pe_angle_turns": k_omega / (2.0 * math.pi),
+        "pe_angle_wrapped": net_turn(k_omega),
+        "pe_rotation_matrix": pe_shift_matrix(k, omega).tolist(),
+        "pe_rotation_matrix_cos_sin": core.rotation_matrix(k_omega).tolist(),
+    }
+
+
+def _pe_pairs(v: Inputs) -> dict[str, Any]:
+    """Pair i at p, p+k, p′, p′+k, the prediction M_k·pair, residuals (also over every pair)."""
+    import torch
+
+    from posenc_gui import core
+    from posenc_gui.core.rotation import pe_shift_check
+
+    dim, base, i, k = v.as_int("dim"), v.as_float("base"), v.as_int("pair"), v.as_int("offset")
+    p, p2 = v.as_int("position"), v.as_int("position2")
+    chk = pe_shift_check([p, p2], k, dim, base)
+    pairs, shifted, predicted = chk["pairs"][:, i], chk["shifted"][:, i], chk["predicted"][:, i]
+    omega = float(core.inverse_frequencies(dim, base)[i])
+    wrong = core.rotation_matrix(k * omega) @ pairs[0]
+    return {
+        "pe_positions": [p, p + k, p2, p2 + k],
+        "pe_position_angle": p * omega,
+        "pe_position2_angle": p2 * omega,
+        "pe_pair": pairs[0].tolist(),
+        "pe_pair_shifted": shifted[0].tolist(),
+        "pe_pair2": pairs[1].tolist(),
+        "pe_pair2_shifted": shifted[1].tolist(),
+        "pe_rotated": predicted[0].tolist(),
+        "pe_rotated2": predicted[1].tolist(),
+        "pe_residual": float(chk["residual"][0, i]),
+        "pe_residual2": float(chk["residual"][1, i]),
+        "pe_residual_all_pairs": float(chk["residual"].max()),
+        "pe_wrong_sign_residual": float(torch.linalg.vector_norm(wrong - shifted[0])),
+        "pe_norm": float(torch.linalg.vector_norm(pairs[0])),
+    }
+
+
+def _layout(v: Inputs) -> Literal["interleaved", "half"]:
+    return "half" if v.as_str("layout") == "half" else "interleaved"
+
+
+def _rope_matrix(v: Inputs) -> dict[str, Any]:
+    """R_m, the frequencies θ_i and the angles m·θ_i, and R_mᵀR_m = I."""
+    from posenc_gui import core
+    from posenc_gui.core.rotation import rope_facts
+
+    m, bd, base = v.as_int("m"), v.as_int("block_dim"), v.as_float("base")
+    facts = rope_facts(m, m, bd, base, layout=_layout(v))
+    theta = core.inverse_frequencies(bd, base)
+    return {
+        "rope_matrix": facts["matrix"].tolist(),
+        "rope_theta": theta.tolist(),
+        "rope_angles": (m * theta).tolist(),
+        "rope_orthogonality_residual": float(facts["orthogonality_residual"]),
+    }
+
+
+def _rope_relative(v: Inputs) -> dict[str, Any]:
+    """The relative identity R_mᵀR_n = R_{n−m}."""
+    from posenc_gui.core.rotation import rope_facts
+
+    m, n = v.as_int("m"), v.as_int("n")
+    facts = rope_facts(m, n, v.as_int("block_dim"), v.as_float("base"), layout=_layout(v))
+    return {"rope_relative_residual": float(facts["relative_residual"]), "rope_offset": n - m}
 
 
 class RotationModel(TabModel):
@@ -68,14 +197,8 @@ class RotationModel(TabModel):
             "Second angle θ₂ for the composition check R(θ)R(θ₂) = R(θ+θ₂).",
             unit="°", decimals=1, step=1.0,
         ),
-        int_param(
-            "dim", 128, 2, 1024, "Model dim d",
-            "Encoding dimension d (even: one sin/cos pair per frequency).", even=True,
-        ),
-        float_param(
-            "base", 10000.0, 10.0, 1e7, "Base",
-            "Frequency base: ω_i = base^(-2i/d) (also RoPE's θ_i).", log=True, decimals=1,
-        ),
+        dim_param(128, 1024),
+        base_param(description="Frequency base: ω_i = base^(-2i/d) (also RoPE's θ_i)."),
         int_param(
             "pair", 1, 0, 511, "Pair i",
             "Frequency pair i: columns 2i (sin) and 2i+1 (cos), 0 … d/2−1.",
@@ -96,157 +219,24 @@ class RotationModel(TabModel):
         ),
         int_param("m", 3, 0, 10000, "Position m", "Position m of the RoPE matrix R_m."),
         int_param("n", 5, 0, 10000, "Position n", "Second position n for R_mᵀR_n = R_{n−m}."),
-        int_param(
-            "block_dim", 8, 2, 64, "Head dim", "Dimension of the RoPE matrix R_m shown.",
-            even=True,
-        ),
-        choice_param(
-            "layout", "interleaved", LAYOUTS, "RoPE layout",
-            "interleaved: pairs (x[2i], x[2i+1]) (RoFormer, LLaMA); "
-            "half: pairs (x[i], x[i+d/2]) (GPT-NeoX, HF rotate_half).",
-            choice_labels=("interleaved (2i, 2i+1)", "half (i, i+d/2)"),
-        ),
+        dim_param(8, 64, name="block_dim", label="Head dim",
+                  description="Dimension of the RoPE matrix R_m shown."),
+        rope_layout_param(label="RoPE layout"),
     )  # fmt: skip
+
+    groups = (
+        ReadoutGroup("rotation", ROTATION_INPUTS, _rotation),
+        ReadoutGroup("composition", COMPOSITION_INPUTS, _composition),
+        ReadoutGroup("pe_shift", PE_SHIFT_INPUTS, _pe_shift),
+        ReadoutGroup("pe_pairs", PE_PAIR_INPUTS, _pe_pairs),
+        ReadoutGroup("rope_matrix", ROPE_MATRIX_INPUTS, _rope_matrix),
+        ReadoutGroup("rope_relative", ROPE_RELATIVE_INPUTS, _rope_relative),
+    )
 
     @classmethod
     def limits(cls, values: Mapping[str, Value]) -> Limits:
-        dim = int(_num(values, "dim"))
+        dim = Inputs(values, frozenset(("dim",)), "rotation limits").as_int("dim")
         return {"pair": (0, dim // 2 - 1)}
-
-    @classmethod
-    def readouts(cls, values: Mapping[str, Value]) -> dict[str, Any]:
-        import torch  # imported here so that validating parameters stays fast (no torch)
-
-        from posenc_gui import core
-
-        out: dict[str, Any] = {}
-        eye = torch.eye(2, dtype=torch.float64)
-
-        def maxabs(t: torch.Tensor) -> float:
-            return float(t.abs().max())
-
-        # ---- 2-D rotation ---------------------------------------------------------------
-        deg1, deg2 = _num(values, "angle"), _num(values, "angle2")
-        th1, th2 = math.radians(deg1), math.radians(deg2)
-        r1 = core.rotation_matrix(th1)
-        r2 = core.rotation_matrix(th2)
-        v = torch.tensor([_num(values, "x"), _num(values, "y")], dtype=torch.float64)
-        rv = r1 @ v
-        norm_v, norm_rv = float(torch.linalg.vector_norm(v)), float(torch.linalg.vector_norm(rv))
-        det = float(torch.linalg.det(r1))
-        composed = r1 @ r2
-        summed = core.rotation_matrix(th1 + th2)
-        inverse = core.rotation_matrix(-th1)
-        composed_v = composed @ v
-        # Signed angle from v to Rv, measured from the vectors themselves (in (−180°, 180°]).
-        measured = (
-            math.degrees(math.atan2(float(v[0] * rv[1] - v[1] * rv[0]), float(v @ rv)))
-            if norm_v > 0
-            else 0.0
-        )
-        out.update(
-            radians=th1,
-            angle2_radians=th2,
-            angle_sum_degrees=deg1 + deg2,
-            angle_sum_radians=th1 + th2,
-            angle_wrapped_degrees=_wrap_degrees(deg1),
-            matrix=r1.tolist(),
-            matrix2=r2.tolist(),
-            vector=v.tolist(),
-            rotated=rv.tolist(),
-            norm_v=norm_v,
-            norm_rotated=norm_rv,
-            norm_residual=abs(norm_rv - norm_v),
-            measured_angle_degrees=measured,
-            det=det,
-            det_residual=abs(det - 1.0),
-            gram=(r1.T @ r1).tolist(),
-            orthogonality_residual=maxabs(r1.T @ r1 - eye),
-            composition_matrix=composed.tolist(),
-            sum_matrix=summed.tolist(),
-            composition_residual=maxabs(composed - summed),
-            composed_vector=composed_v.tolist(),
-            inverse_matrix=inverse.tolist(),
-            inverse_product=(inverse @ r1).tolist(),
-            inverse_residual=maxabs(inverse @ r1 - eye),
-            transpose_residual=maxabs(inverse - r1.T),
-        )
-
-        # ---- sinusoidal PE pair as a rotation -------------------------------------------
-        dim, base = int(_num(values, "dim")), _num(values, "base")
-        i = int(_num(values, "pair"))
-        p, p2, k = (int(_num(values, n)) for n in ("position", "position2", "offset"))
-        omega_all = core.inverse_frequencies(dim, base)
-        omega = float(omega_all[i])
-        pos = torch.tensor([p, p + k, p2, p2 + k], dtype=torch.float64)
-        table = core.sinusoidal_at(pos, dim, base, dtype=torch.float64)  # (4, dim)
-        pairs = table.reshape(4, dim // 2, 2)  # [..., 0] = sin (col 2i), [..., 1] = cos (2i+1)
-        # Stored order (sin, cos): the shift by k is R(−kω) (clockwise); (cos, sin): R(+kω).
-        shift = core.rotation_matrix(-k * omega_all)  # (d/2, 2, 2), one matrix per pair
-        m_sc = shift[i]
-        m_cs = core.rotation_matrix(k * omega)  # acts on (cos, sin); on (sin, cos) it is wrong
-        s_p, s_pk, s_p2, s_p2k = pairs[0, i], pairs[1, i], pairs[2, i], pairs[3, i]
-        rot_p, rot_p2 = m_sc @ s_p, m_sc @ s_p2
-        # Every pair i at both positions, with the matrix built from k (and ω_i) only.
-        all_pred = torch.einsum("iab,nib->nia", shift, pairs[[0, 2]])
-        all_res = torch.linalg.vector_norm(all_pred - pairs[[1, 3]], dim=-1)
-        k_omega = k * omega
-        out.update(
-            omega=omega,
-            wavelength=2.0 * math.pi / omega,
-            pe_angle=k_omega,
-            pe_angle_degrees=math.degrees(k_omega),
-            pe_angle_turns=k_omega / (2.0 * math.pi),
-            pe_angle_wrapped=_wrap_signed(k_omega),
-            pe_positions=[p, p + k, p2, p2 + k],
-            pe_position_angle=p * omega,
-            pe_position2_angle=p2 * omega,
-            pe_pair=s_p.tolist(),
-            pe_pair_shifted=s_pk.tolist(),
-            pe_pair2=s_p2.tolist(),
-            pe_pair2_shifted=s_p2k.tolist(),
-            pe_rotation_matrix=m_sc.tolist(),
-            pe_rotation_matrix_cos_sin=m_cs.tolist(),
-            pe_rotated=rot_p.tolist(),
-            pe_rotated2=rot_p2.tolist(),
-            pe_residual=float(torch.linalg.vector_norm(rot_p - s_pk)),
-            pe_residual2=float(torch.linalg.vector_norm(rot_p2 - s_p2k)),
-            pe_residual_all_pairs=float(all_res.max()),
-            pe_wrong_sign_residual=float(torch.linalg.vector_norm(m_cs @ s_p - s_pk)),
-            pe_norm=float(torch.linalg.vector_norm(s_p)),
-        )
-
-        # ---- RoPE block matrix R_m ------------------------------------------------------
-        bd = int(_num(values, "block_dim"))
-        layout: Literal["interleaved", "half"] = (
-            "half" if values["layout"] == "half" else "interleaved"
-        )
-        m, n = int(_num(values, "m")), int(_num(values, "n"))
-        rm = core.rope_matrix(m, bd, base, layout=layout)
-        rn = core.rope_matrix(n, bd, base, layout=layout)
-        rnm = core.rope_matrix(n - m, bd, base, layout=layout)
-        rope_theta = core.inverse_frequencies(bd, base)
-        out.update(
-            rope_matrix=rm.tolist(),
-            rope_theta=rope_theta.tolist(),
-            rope_angles=(m * rope_theta).tolist(),
-            rope_relative_residual=maxabs(rm.T @ rn - rnm),
-            rope_orthogonality_residual=maxabs(rm.T @ rm - torch.eye(bd, dtype=torch.float64)),
-            rope_offset=n - m,
-            tolerance=TOLERANCE,
-        )
-        return out
-
-
-def _wrap_degrees(deg: float) -> float:
-    """``deg`` mapped into ``[0, 360)``."""
-    return deg % 360.0
-
-
-def _wrap_signed(angle: float) -> float:
-    """The net turn of ``angle`` (radians) with its sign kept: ``[0, 2π)`` or ``(−2π, 0]``."""
-    tau = 2.0 * math.pi
-    return math.fmod(angle, tau)
 
 
 MODEL = RotationModel

@@ -6,22 +6,71 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from posenc_gui.state.model import Limits, TabModel
-from posenc_gui.state.params import Value, float_param, int_param
+from posenc_gui.state.model import Inputs, Limits, ReadoutGroup, TabModel
+from posenc_gui.state.params import Value, base_param, dim_param, float_param, int_param
 
 TAU = 2.0 * math.pi
 #: The wave plot always shows t in [0, T_VIEW] seconds.
 T_VIEW = 2.0
+#: The ladder draws at most this many of the first dimensions.
+MAX_LADDER = 16
+
+WAVE_INPUTS = ("amplitude", "frequency", "phase", "cursor")
+LADDER_INPUTS = ("dim", "base", "position", "ladder_dims")
 
 
-def _num(values: Mapping[str, Value], name: str) -> float:
-    v = values[name]
-    assert not isinstance(v, str)
-    return float(v)
+def _wave(v: Inputs) -> dict[str, Any]:
+    """The sinusoid at the cursor: period, angle (raw and in [0, 2π)), both values."""
+    from posenc_gui.core import wrap_angle
+
+    amp, f, t = v.as_float("amplitude"), v.as_float("frequency"), v.as_float("cursor")
+    theta = TAU * f * t + v.as_float("phase")
+    wrapped = wrap_angle(theta)
+    return {
+        "period": 1.0 / f,
+        "angular_frequency": TAU * f,
+        "quarter_period": 0.25 / f,
+        "angle": theta,
+        "angle_wrapped": wrapped,
+        "angle_degrees": math.degrees(wrapped),
+        "sin_value": amp * math.sin(theta),
+        "cos_value": amp * math.cos(theta),
+    }
+
+
+def _frequencies(v: Inputs) -> dict[str, Any]:
+    """The encoding's frequencies ω_i and wavelengths 2π/ω_i."""
+    from posenc_gui import core  # torch imported here: validating parameters stays fast
+
+    dim, base = v.as_int("dim"), v.as_float("base")
+    return {
+        "omega": core.inverse_frequencies(dim, base).tolist(),
+        "wavelength": core.wavelengths(dim, base).tolist(),
+    }
+
+
+def _ladder(v: Inputs) -> dict[str, Any]:
+    """The encoding vector at position p (float64), and the part the ladder shows."""
+    import torch
+
+    from posenc_gui import core
+
+    dim, base = v.as_int("dim"), v.as_float("base")
+    vector = core.sinusoidal_at([v.as_int("position")], dim, base, dtype=torch.float64)[0]
+    return {
+        "vector": vector.tolist(),
+        "ladder_vector": vector[: v.as_int("ladder_dims")].tolist(),
+    }
 
 
 class SineModel(TabModel):
-    """``A·sin(2πft+φ)`` with its cosine partner, and the ladder ``PE[p, j]`` for the first dims."""
+    """``A·sin(2πft+φ)`` with its cosine partner, and the ladder ``PE[p, j]`` for the first dims.
+
+    Read-outs: group ``wave`` (``period``, ``angular_frequency``, ``quarter_period``, ``angle``,
+    ``angle_wrapped`` in [0, 2π), ``angle_degrees`` in [0°, 360°), ``sin_value``, ``cos_value``)
+    group ``frequencies`` (``omega``, ``wavelength``) and group ``ladder`` (``vector`` = PE[p, :],
+    ``ladder_vector``).
+    """
 
     id = "sine"
     title = "Sine explorer"
@@ -41,78 +90,32 @@ class SineModel(TabModel):
             "Time at which the circle and readouts are taken.",
             unit="s",
         ),
-        int_param(
-            "dim",
-            6,
-            2,
-            1024,
-            "Model dim d",
-            "Encoding dimension d (even: one sin/cos pair per frequency).",
-            even=True,
-        ),
-        float_param(
-            "base",
-            10000.0,
-            10.0,
-            1e7,
-            "Base",
-            "Base of the frequency ladder: ω_i = base^(-2i/d).",
-            log=True,
-            decimals=1,
-        ),
+        dim_param(6, 1024),
+        base_param(),
         int_param("length", 50, 2, 10000, "Positions L", "Positions 0…L−1 drawn in the ladder."),
         int_param("position", 23, 0, 9999, "Position p", "Position p whose encoding is read off."),
         int_param(
             "ladder_dims",
             6,
             2,
-            16,
+            MAX_LADDER,
             "Dims shown",
             "How many of the first dimensions the ladder draws.",
             even=True,
         ),
     )
+    groups = (
+        ReadoutGroup("wave", WAVE_INPUTS, _wave),
+        ReadoutGroup("frequencies", ("dim", "base"), _frequencies),
+        ReadoutGroup("ladder", LADDER_INPUTS, _ladder),
+    )
 
     @classmethod
     def limits(cls, values: Mapping[str, Value]) -> Limits:
-        length = int(_num(values, "length"))
-        dim = int(_num(values, "dim"))
-        return {"position": (0, length - 1), "ladder_dims": (2, min(16, dim))}
-
-    @classmethod
-    def angle(cls, values: Mapping[str, Value], t: float) -> float:
-        """The angle ``2πft + φ`` in radians at time ``t``."""
-        return TAU * _num(values, "frequency") * t + _num(values, "phase")
-
-    @classmethod
-    def readouts(cls, values: Mapping[str, Value]) -> dict[str, Any]:
-        import torch  # imported here so that validating parameters stays fast (no torch)
-
-        from posenc_gui import core
-
-        amp = _num(values, "amplitude")
-        f = _num(values, "frequency")
-        t = _num(values, "cursor")
-        theta = cls.angle(values, t)
-        dim = int(_num(values, "dim"))
-        base = _num(values, "base")
-        position = int(_num(values, "position"))
-        shown = int(_num(values, "ladder_dims"))
-        omega = core.inverse_frequencies(dim, base)
-        vector = core.sinusoidal_at([position], dim, base, dtype=torch.float64)[0]
+        v = Inputs(values, frozenset(("length", "dim")), "sine limits")
         return {
-            "period": 1.0 / f,
-            "angular_frequency": TAU * f,
-            "quarter_period": 0.25 / f,
-            "angle": theta,
-            "angle_wrapped": theta % TAU,
-            "angle_degrees": math.degrees(theta % TAU),
-            "sin_value": amp * math.sin(theta),
-            "cos_value": amp * math.cos(theta),
-            "omega": omega.tolist(),
-            "wavelength": core.wavelengths(dim, base).tolist(),
-            "vector": vector.tolist(),
-            "ladder_vector": vector[:shown].tolist(),
+            "position": (0, v.as_int("length") - 1),
+            "ladder_dims": (2, min(MAX_LADDER, v.as_int("dim"))),
         }
 
 

@@ -48,6 +48,10 @@ def bind_value(
             if on_error is not None:
                 on_error(str(err))
             to_widget(state.get(name))
+            return
+        if read() != state.get(name):
+            # a coupling rule or a clamp kept another value (no change, no signal): show it
+            to_widget(state.get(name))
 
     def limits() -> None:
         if on_limits is not None:

@@ -5,14 +5,33 @@ spin box for typing an exact value (applied on Enter or focus-out, not per keyst
 becomes a combo box, a bool a check box. Every widget gets an object name
 (``<param>_slider``, ``<param>_spin``, ``<param>_combo``, ``<param>_check``), an accessible name
 and a tooltip with the parameter's description and accepted range.
+
+Typed values are refused, never mangled. The spin boxes (:class:`IntField`,
+:class:`FloatField`) accept every keystroke; on Enter, focus-out or an arrow step the *whole*
+text is parsed by :meth:`Param.parse` against the current (dynamic) range and set on the state.
+A value out of range or malformed changes nothing: its message (naming the parameter and the
+accepted range) goes to ``on_error`` (the status bar) and the field shows the refusal: dynamic
+property ``invalid`` = true, a red tint, the message in its tooltip, the typed text kept and
+selected so the next keystroke replaces it. Editing clears the mark, Escape or leaving the field
+puts the state's value back. Arrow keys, Page Up/Down and the wheel step within the range.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 
 from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtGui import (
+    QCloseEvent,
+    QColor,
+    QFocusEvent,
+    QHideEvent,
+    QKeyEvent,
+    QPalette,
+    QValidator,
+)
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QCheckBox,
@@ -26,14 +45,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from posenc_gui.state import Param, ParamState, Value
+from posenc_gui.state import Param, ParamError, ParamState, Value
+from posenc_gui.state.params import Scale
 from posenc_gui.widgets.binding import bind_value
 
 SLIDER_STEPS = 1000
 
 
 class SliderMap:
-    """Maps a parameter value to an integer slider position and back (linear or log)."""
+    """Maps a parameter value to an integer slider position and back.
+
+    Small integer ranges map one slider step to one accepted value (``direct``); everything
+    else maps :data:`SLIDER_STEPS` positions through the parameter's :class:`Scale` (linear or
+    log), the same map that animations and the benchmark walk.
+    """
 
     def __init__(self, param: Param, lo: float, hi: float) -> None:
         self.param = param
@@ -44,27 +69,20 @@ class SliderMap:
         # Small integer ranges map one slider step to one value; everything else to SLIDER_STEPS.
         self.direct = self.is_int and not param.log and span <= 4 * SLIDER_STEPS
         self.steps = int(span) if self.direct else SLIDER_STEPS
-        self.log = param.log and lo > 0
+        self.scale = Scale.of(param, lo, hi)
+        self.log = self.scale.log
 
     def to_slider(self, value: float) -> int:
         if self.hi <= self.lo:
             return 0
         if self.direct:
             return round((value - self.lo) / self.step)
-        if self.log:
-            frac = math.log(max(value, self.lo) / self.lo) / math.log(self.hi / self.lo)
-        else:
-            frac = (value - self.lo) / (self.hi - self.lo)
-        return round(min(max(frac, 0.0), 1.0) * self.steps)
+        return round(self.scale.to_fraction(value) * self.steps)
 
     def from_slider(self, pos: int) -> Value:
         if self.direct:
             return int(self.lo + pos * self.step)
-        frac = pos / self.steps
-        if self.log:
-            x: float = self.lo * (self.hi / self.lo) ** frac
-        else:
-            x = self.lo + frac * (self.hi - self.lo)
+        x = self.scale.from_fraction(pos / self.steps)
         if self.is_int:
             n = round(x)
             if self.step == 2 and n % 2:
@@ -82,6 +100,275 @@ def _round_sig(x: float, digits: int) -> float:
 
 def _tooltip(param: Param) -> str:
     return f"{param.description}\nAccepts {param.accepts()}."
+
+
+#: Look of a refused field, the same on light and dark themes (every colour used is set): a light
+#: tint, dark red text and, as the field has the focus, a frame and selection in vermillion
+#: (the palette's "bad"). Arrows and frame stay native (no style sheet).
+INVALID_COLOURS: dict[QPalette.ColorRole, str] = {
+    QPalette.ColorRole.Base: "#FDE3D6",
+    QPalette.ColorRole.Text: "#7A2500",
+    QPalette.ColorRole.Highlight: "#D55E00",
+    QPalette.ColorRole.HighlightedText: "#FFFFFF",
+}
+#: Characters that may appear in a displayed or pasted number and mean nothing to the parser:
+#: digit-group spaces (narrow no-break, thin, no-break).
+_GROUP_SPACES = ("\u202f", "\u2009", "\u00a0")
+
+
+def display(text: str) -> str:
+    """Qt's number text in the app's style (:mod:`posenc_gui.widgets.fmt`): a real minus sign,
+    and digit groups with a narrow no-break space once the integer part has five digits."""
+    sign = "\u2212" if text.startswith("-") else ""
+    body = text[1:] if sign else text
+    digits = len(body) - len(body.lstrip("0123456789"))
+    if digits >= 5:
+        whole = body[:digits]
+        head = digits % 3 or 3
+        groups = [whole[:head]] + [whole[i : i + 3] for i in range(head, digits, 3)]
+        body = "\u202f".join(groups) + body[digits:]
+    return sign + body
+
+
+def normalise(text: str) -> str:
+    """Typed or displayed number text as Python and Qt parse it: ASCII minus, no group spaces."""
+    for space in _GROUP_SPACES:
+        text = text.replace(space, "")
+    return text.replace("\u2212", "-")
+
+
+class TypedEntry:
+    """How a number field treats typed text; shared by :class:`IntField` and :class:`FloatField`.
+
+    Every keystroke is kept (the validator never says Invalid, so nothing is silently dropped).
+    The whole text is checked only on :meth:`commit` (Enter, focus-out, an arrow step while
+    edited): ``submit(text)`` applies it and returns ``None``, or returns the refusal message.
+    ``restore()`` shows the state's value again (with the field's signals blocked).
+    """
+
+    def __init__(self, spin: QSpinBox | QDoubleSpinBox) -> None:
+        self.spin = spin
+        self.submit: Callable[[str], str | None] | None = None
+        self.restore: Callable[[], None] | None = None
+        #: The text was edited since the value was last shown (not yet applied).
+        self.edited = False
+        #: The refusal message while the field shows a refused text, else None.
+        self.error: str | None = None
+        self._tooltip = ""
+        spin.setProperty("invalid", False)
+        spin.lineEdit().textEdited.connect(self._on_edited)
+
+    # -- state of the text ------------------------------------------------------------------
+    def _on_edited(self, _text: str) -> None:
+        self.edited = True
+        self._unmark()
+
+    def shown(self) -> None:
+        """The field now shows the state's value: nothing pending, no refusal mark."""
+        self.edited = False
+        self._unmark()
+
+    def typed_text(self) -> str:
+        """The text without prefix/suffix, with U+2212 and digit-group spaces normalised."""
+        spin = self.spin
+        text = spin.lineEdit().text().strip()
+        prefix, suffix = spin.prefix().strip(), spin.suffix().strip()
+        if prefix and text.startswith(prefix):
+            text = text[len(prefix) :]
+        if suffix and text.endswith(suffix):
+            text = text[: -len(suffix)]
+        text = normalise(text)
+        point = spin.locale().decimalPoint()
+        if point not in (".", ""):
+            text = text.replace(point, ".")
+        return text.strip()
+
+    # -- actions ----------------------------------------------------------------------------
+    def commit(self) -> bool:
+        """Apply the typed text; on refusal mark the field and keep the text. True if applied."""
+        if self.submit is None:
+            return True
+        error = self.submit(self.typed_text())
+        if error is not None:
+            self._mark(error)
+            return False
+        self.revert()  # show the value as the state holds it (formatted, clamped by nothing)
+        return True
+
+    def revert(self) -> None:
+        """Drop the typed text and show the state's value."""
+        if self.restore is not None:
+            self.restore()
+        self.shown()
+
+    def finish(self) -> None:
+        """Leaving the field: apply an edited text, or report it and show the state's value."""
+        if not self.edited:
+            return
+        if self.error is None:
+            self.commit()  # reports a refusal through submit
+        if self.edited:
+            self.revert()
+
+    # -- refusal mark -----------------------------------------------------------------------
+    def _mark(self, error: str) -> None:
+        spin = self.spin
+        if self.error is None:
+            self._tooltip = spin.toolTip()
+        self.error = error
+        palette = QPalette()
+        for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+            for role, colour in INVALID_COLOURS.items():
+                palette.setColor(group, role, QColor(colour))
+        spin.setPalette(palette)
+        spin.setToolTip(f"{error}\n\n{self._tooltip}" if self._tooltip else error)
+        spin.setAccessibleDescription(error)
+        self._set_invalid(True)
+        line = spin.lineEdit()
+        if spin.suffix() and line.text().endswith(spin.suffix()):
+            spin.selectAll()  # the number, not the unit
+        else:
+            line.selectAll()
+
+    def _unmark(self) -> None:
+        if self.error is None:
+            return
+        self.error = None
+        spin = self.spin
+        spin.setPalette(QPalette())  # nothing resolved: inherit everything again
+        spin.setToolTip(self._tooltip)
+        spin.setAccessibleDescription("")
+        self._set_invalid(False)
+
+    def _set_invalid(self, invalid: bool) -> None:
+        spin = self.spin
+        spin.setProperty("invalid", invalid)
+        style = spin.style()  # re-polish so `QAbstractSpinBox[invalid="true"]` rules apply
+        style.unpolish(spin)
+        style.polish(spin)
+        spin.update()
+
+    # -- event hooks of the field -----------------------------------------------------------
+    def validate(self, verdict: Callable[[str, int], object], text: str, pos: int) -> object:
+        """Qt's ``verdict`` on the text (read as Qt reads numbers), with Invalid turned into
+        Intermediate so that no keystroke is ever dropped."""
+        result = verdict(normalise(text), len(normalise(text[:pos])))
+        state = result[0] if isinstance(result, tuple) else result
+        if state == QValidator.State.Invalid:
+            state = QValidator.State.Intermediate
+        return state, text, pos
+
+    def key_press(self, event: QKeyEvent) -> bool:
+        """Enter applies an edited text, Escape drops it. True when the event was handled."""
+        if not self.edited:
+            return False
+        key = event.key()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            if self.commit():
+                self.spin.selectAll()
+                self.spin.editingFinished.emit()
+                event.ignore()  # as QAbstractSpinBox does: a dialog's default button may react
+            else:
+                event.accept()
+            return True
+        if key == Qt.Key.Key_Escape:
+            self.revert()
+            self.spin.selectAll()
+            event.accept()
+            return True
+        return False
+
+    def may_step(self) -> bool:
+        """Before an arrow/wheel step: apply an edited text first; no step when it is refused."""
+        return not self.edited or self.commit()
+
+
+class IntField(QSpinBox):
+    """An integer spin box whose typed text is refused with a message, never truncated."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.entry = TypedEntry(self)
+
+    def show_value(self, value: int) -> None:
+        """Show ``value`` (the state's), dropping any typed text and refusal mark."""
+        self.setValue(value)
+        self.entry.shown()
+
+    def textFromValue(self, value: int, /) -> str:
+        return display(super().textFromValue(value))
+
+    def valueFromText(self, text: str, /) -> int:
+        return super().valueFromText(normalise(text))
+
+    def validate(self, text: str, pos: int, /) -> object:
+        return self.entry.validate(super().validate, text, pos)
+
+    def keyPressEvent(self, event: QKeyEvent, /) -> None:
+        if not self.entry.key_press(event):
+            super().keyPressEvent(event)
+
+    def stepBy(self, steps: int, /) -> None:
+        if self.entry.may_step():
+            super().stepBy(steps)
+
+    def focusOutEvent(self, event: QFocusEvent, /) -> None:
+        self.entry.finish()
+        super().focusOutEvent(event)
+
+    def hideEvent(self, event: QHideEvent, /) -> None:
+        self.entry.finish()
+        super().hideEvent(event)
+
+    def closeEvent(self, event: QCloseEvent, /) -> None:
+        self.entry.finish()
+        super().closeEvent(event)
+
+
+class FloatField(QDoubleSpinBox):
+    """A real spin box whose typed text is refused with a message, never clamped or rounded.
+
+    A typed value is applied exactly (``0.12345`` stays ``0.12345`` in the state); the field
+    shows it at its ``decimals``.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.entry = TypedEntry(self)
+
+    def show_value(self, value: float) -> None:
+        """Show ``value`` (the state's), dropping any typed text and refusal mark."""
+        self.setValue(value)
+        self.entry.shown()
+
+    def textFromValue(self, value: float, /) -> str:
+        return display(super().textFromValue(value))
+
+    def valueFromText(self, text: str, /) -> float:
+        return super().valueFromText(normalise(text))
+
+    def validate(self, text: str, pos: int, /) -> object:
+        return self.entry.validate(super().validate, text, pos)
+
+    def keyPressEvent(self, event: QKeyEvent, /) -> None:
+        if not self.entry.key_press(event):
+            super().keyPressEvent(event)
+
+    def stepBy(self, steps: int, /) -> None:
+        if self.entry.may_step():
+            super().stepBy(steps)
+
+    def focusOutEvent(self, event: QFocusEvent, /) -> None:
+        self.entry.finish()
+        super().focusOutEvent(event)
+
+    def hideEvent(self, event: QHideEvent, /) -> None:
+        self.entry.finish()
+        super().hideEvent(event)
+
+    def closeEvent(self, event: QCloseEvent, /) -> None:
+        self.entry.finish()
+        super().closeEvent(event)
 
 
 class ControlGroup(QGroupBox):
@@ -136,12 +423,12 @@ class ControlGroup(QGroupBox):
         slider.setToolTip(_tooltip(param))
         slider.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         slider.setMinimumWidth(140)
-        spin: QSpinBox | QDoubleSpinBox
+        spin: IntField | FloatField
         if param.kind == "int":
-            spin = QSpinBox(self)
+            spin = IntField(self)
             spin.setSingleStep(2 if param.even else 1)
         else:
-            spin = QDoubleSpinBox(self)
+            spin = FloatField(self)
             spin.setDecimals(param.decimals)
             spin.setSingleStep(param.step or _nice_step(param))
         spin.setObjectName(f"{param.name}_spin")
@@ -152,14 +439,15 @@ class ControlGroup(QGroupBox):
         spin.setMinimumWidth(100)
         if param.unit:
             spin.setSuffix(f" {param.unit}")
-        spin.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToNearestValue)
+        # Only reached if Qt interprets a text itself (the field commits first): never clamp.
+        spin.setCorrectionMode(QAbstractSpinBox.CorrectionMode.CorrectToPreviousValue)
         holder: dict[str, SliderMap] = {}
 
         def current_range() -> tuple[float, float]:
             lo, hi = state.limits().get(param.name, (None, None))
-            lo = param.minimum if lo is None else lo
-            hi = param.maximum if hi is None else hi
-            assert lo is not None and hi is not None
+            assert param.minimum is not None and param.maximum is not None
+            lo = param.minimum if lo is None else max(lo, param.minimum)
+            hi = param.maximum if hi is None else min(hi, param.maximum)
             return float(lo), float(hi)
 
         def apply_limits() -> None:
@@ -172,7 +460,7 @@ class ControlGroup(QGroupBox):
             slider.setPageStep(max(1, m.steps // 20))
             blocker = QSignalBlocker(spin)
             try:
-                if isinstance(spin, QSpinBox):
+                if isinstance(spin, IntField):
                     spin.setRange(int(lo), int(hi))
                 else:
                     spin.setRange(lo, hi)
@@ -187,10 +475,32 @@ class ControlGroup(QGroupBox):
 
         def write_spin(value: Value) -> None:
             assert not isinstance(value, str)
-            if isinstance(spin, QSpinBox):
-                spin.setValue(int(value))
+            if isinstance(spin, IntField):
+                spin.show_value(int(value))
             else:
-                spin.setValue(float(value))
+                spin.show_value(float(value))
+
+        def submit(text: str) -> str | None:
+            """Parse the whole typed text against the current range and set it on the state."""
+            lo, hi = current_range()
+            try:
+                value = dataclasses.replace(param, minimum=lo, maximum=hi).parse(text)
+                state.set(param.name, value)
+            except ParamError as err:
+                if self.on_error is not None:
+                    self.on_error(str(err))
+                return str(err)
+            return None
+
+        def restore() -> None:
+            blocker = QSignalBlocker(spin)
+            try:
+                write_spin(state.get(param.name))
+            finally:
+                blocker.unblock()
+
+        spin.entry.submit = submit
+        spin.entry.restore = restore
 
         bind_value(
             state, param.name, slider,

@@ -111,3 +111,117 @@ def test_render_writes_png_only_on_success(
     # not a blank picture: many distinct colours (plots, text, the two wave colours)
     colours = {image.pixel(x, y) for x in range(0, 1200, 7) for y in range(0, 800, 7)}
     assert len(colours) > 50
+
+
+# -- sessions ------------------------------------------------------------------------------------
+def test_session_command_writes_a_session_values_reads_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from posenc_gui.state.session import Session
+
+    out = tmp_path / "lecture.json"
+    code, stdout, err = run(
+        capsys, "session", "--tab", "sine", "--set", "dim=16", "--set", "position=7",
+        "--theme", "dark", "--scale", "1.5", "--out", str(out),
+    )  # fmt: skip
+    assert (code, err) == (0, "") and "wrote" in stdout
+    session = Session.load(out)
+    assert session.current_tab == "sine"
+    assert session.state("sine").get("dim") == 16 and session.state("sine").get("position") == 7
+    assert (session.theme, session.scale) == ("dark", 1.5)
+
+    # values: the session's tab and values, --set on top
+    code, stdout, _ = run(capsys, "values", "--session", str(out), "--set", "position=3")
+    data = json.loads(stdout)
+    assert code == 0 and data["tab"] == "sine"
+    assert data["params"]["dim"] == 16 and data["params"]["position"] == 3
+    # another tab of the same session: its (default) values
+    code, stdout, _ = run(capsys, "values", "--session", str(out), "--tab", "rope")
+    assert code == 0 and json.loads(stdout)["tab"] == "rope"
+
+    # session from a session: the rest is kept
+    out2 = tmp_path / "next.json"
+    assert (
+        run(capsys, "session", "--session", str(out), "--set", "dim=8", "--out", str(out2))[0] == 0
+    )
+    again = Session.load(out2)
+    assert again.state("sine").get("dim") == 8 and again.theme == "dark"
+
+
+def _bad_session(tmp_path: Path) -> Path:
+    path = tmp_path / "newer.json"
+    path.write_text('{"kind": "posenc-explorer-session", "version": 99}', encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["values", "--session", "{bad}"], "newer version"),
+        (["values", "--session", "{missing}"], "cannot read it"),
+        (["render", "--session", "{bad}", "--out", "{out}"], "newer version"),
+        (["session", "--session", "{bad}", "--out", "{out}"], "newer version"),
+        (["session", "--tab", "sine", "--set", "dim=3", "--out", "{out}"], "dim must be"),
+        (["session", "--set", "dim=4", "--out", "{out}"], "--set needs --tab"),
+        (["session", "--scale", "9", "--out", "{out}"], "--scale must be a number from 0.75"),
+        (["session", "--theme", "sepia", "--out", "{out}"], "--theme"),
+        (["session", "--out", "/no/such/dir/s.json"], "--out folder does not exist"),
+        (["--session", "{bad}"], "newer version"),
+        (["--fresh", "--session", "{good}"], "--fresh and --session cannot be used together"),
+        (["render", "--out", "{out}"], "--tab is required"),
+    ],
+)
+def test_bad_session_input_exits_2_and_writes_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str], fragment: str
+) -> None:
+    good = tmp_path / "good.json"
+    assert main(["session", "--out", str(good)]) == 0
+    capsys.readouterr()
+    names = {"bad": _bad_session(tmp_path), "missing": tmp_path / "missing.json",
+             "out": tmp_path / "out.json", "good": good}  # fmt: skip
+    filled = [a.format(**{k: str(v) for k, v in names.items()}) for a in args]
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, out, err = run(capsys, *filled)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and err.startswith("posenc-gui: error: ")
+    assert fragment in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_render_uses_the_session(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, qapp: object
+) -> None:
+    from posenc_gui.widgets import style as style_mod
+
+    session_file = tmp_path / "s.json"
+    assert main(["session", "--tab", "sine", "--theme", "dark", "--out", str(session_file)]) == 0
+    out = tmp_path / "sine.png"
+    code, stdout, _ = run(
+        capsys, "render", "--session", str(session_file), "--out", str(out), "--size", "800x600"
+    )
+    assert code == 0 and "wrote" in stdout
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (800, 600)
+    dark_bg = style_mod.Style(theme="dark").qcolor("background").rgb()
+    pixels = [image.pixel(x, y) for x in range(0, 800, 10) for y in range(0, 600, 10)]
+    assert pixels.count(dark_bg) > len(pixels) // 10  # dark plot backgrounds
+    assert style_mod.hub().style == style_mod.Style()  # the app's own style is untouched
+
+
+def test_session_and_values_import_no_qt(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = tmp_path / "s.json"
+    code = (
+        "import sys\nfrom posenc_gui.cli import main\n"
+        f"assert main(['session', '--tab', 'sine', '--out', {str(out)!r}]) == 0\n"
+        f"assert main(['values', '--session', {str(out)!r}]) == 0\n"
+        "qt = ('PySide6', 'pyqtgraph', 'shiboken')\n"
+        "bad = sorted(m for m in sys.modules if m.startswith(qt))\n"
+        "print('QT:', bad)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert "QT: []" in result.stdout

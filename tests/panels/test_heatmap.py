@@ -16,10 +16,12 @@ from PySide6.QtWidgets import QComboBox, QPushButton, QSlider, QSpinBox
 from pytestqt.qtbot import QtBot
 
 from posenc_gui import cli, core
-from posenc_gui.panels.heatmap import MAX_SAMPLES, HeatmapPanel, axis_samples
+from posenc_gui.panels.heatmap import MAX_SAMPLES, HeatmapPanel, axis_samples, position_bins
 from posenc_gui.state import ParamState
 from posenc_gui.state.heatmap import HeatmapModel
-from posenc_gui.widgets import plots
+from posenc_gui.widgets import style as S  # noqa: N812 (the brief's spelling)
+
+DIVERGING = S.COLORMAPS["diverging"]
 
 
 @pytest.fixture
@@ -48,6 +50,19 @@ def test_axis_samples() -> None:
     assert bool((np.diff(idx) > 0).all())
 
 
+def test_position_bins_partition_the_visible_positions() -> None:
+    first, last, start, extent = position_bins(-0.5, 99.5, 100, 500)
+    assert first.tolist() == last.tolist() == list(range(100)) and (start, extent) == (-0.5, 100.0)
+    first, last, start, extent = position_bins(-0.5, 999_999.5, 1_000_000, 800)
+    assert len(first) == len(last) == 800 and (start, extent) == (-0.5, 1_000_000.0)
+    assert first[0] == 0 and last[-1] == 999_999
+    assert bool((first[1:] == last[:-1] + 1).all())  # no gap, no overlap
+    assert set((last - first + 1).tolist()) <= {1250}
+    first, last, _, _ = position_bins(1000.2, 5000.7, 10_000, 333)
+    assert first[0] == 1000 and last[-1] == 5001
+    assert bool((first[1:] == last[:-1] + 1).all()) and bool((last >= first).all())
+
+
 def test_big_table_is_computed_at_screen_resolution(panel: HeatmapPanel) -> None:
     panel.state.update({"positions": 1_000_000, "dim": 4096, "position": 777_777})
     panel.refresh_now()
@@ -55,14 +70,58 @@ def test_big_table_is_computed_at_screen_resolution(panel: HeatmapPanel) -> None
     assert rows <= MAX_SAMPLES and cols <= MAX_SAMPLES
     assert rows <= panel.heat_vb.width() + 1 and cols <= panel.heat_vb.height() + 1
     assert panel.image.image.shape == (cols, rows)  # drawn transposed: x = position
-    pos, dims = panel.image_positions, panel.image_dims
-    assert pos[0] < 1000 and pos[-1] > 999_000 and dims[-1] > 4000
-    # every computed row is the encoding of the position it stands for (float64 angles)
-    expected = core.sinusoidal_at(torch.from_numpy(pos), 4096, 10000.0, dtype=torch.float64)
-    np.testing.assert_allclose(panel.image_table, expected.numpy()[:, dims], atol=1e-12)
-    # and the curve below is drawn with at most a few samples per pixel
+    first, last, dims = panel.image_first, panel.image_last, panel.image_dims
+    assert first[0] == 0 and last[-1] == 999_999 and dims[-1] > 4000
+    # every pixel column is the exact mean of the positions it covers (float64 angles)
+    for r in (0, 1, rows // 2, rows - 1):
+        block = core.sinusoidal_at(
+            torch.arange(int(first[r]), int(last[r]) + 1), 4096, 10000.0, dtype=torch.float64
+        )
+        np.testing.assert_allclose(
+            panel.image_table[r], block.mean(dim=0).numpy()[dims], rtol=0, atol=1e-9
+        )
+    # and it says so
+    n = round(1_000_000 / rows)
+    assert "averaged over positions" in panel.heat_plot.getPlotItem().titleLabel.text
+    note = f"Each pixel column = mean over ~{n:,} positions".replace(",", "\u2009")
+    assert note in panel.hover_label.text()
+    # the curve below is drawn with at most a few samples per pixel
     x, _ = panel.sel_curve.getData()
     assert len(x) <= 4 * MAX_SAMPLES
+
+
+def test_aggregated_image_equals_the_brute_force_mean(panel: HeatmapPanel) -> None:
+    panel.state.update({"positions": 5000, "dim": 16, "layout": "concat", "base": 100.0})
+    panel.refresh_now()
+    first, last, dims = panel.image_first, panel.image_last, panel.image_dims
+    assert len(first) < 5000 and bool((last > first).any())
+    full = core.sinusoidal_encoding(5000, 16, 100.0, layout="concat", dtype=torch.float64)
+    sums = torch.cat((torch.zeros(1, 16, dtype=torch.float64), full.cumsum(dim=0)))
+    brute = (sums[last + 1] - sums[first]) / torch.from_numpy(last - first + 1)[:, None]
+    np.testing.assert_allclose(panel.image_table, brute.numpy()[:, dims], rtol=0, atol=1e-10)
+    image = panel.views["image"].data()
+    np.testing.assert_array_equal(image["values"].values, panel.image_table)
+
+
+def test_a_million_positions_show_means_not_moire(panel: HeatmapPanel) -> None:
+    """Fast columns average to ~0 (the middle of the colour scale) instead of aliasing."""
+    panel.state.update({"positions": 1_000_000, "dim": 128})
+    panel.refresh_now()
+    dims = panel.image_dims
+    lam = 2 * math.pi * 10000.0 ** (2 * (dims // 2) / 128)
+    fast = lam < 20.0
+    assert fast.sum() >= 10
+    assert float(np.abs(panel.image_table[:, fast]).max()) < 0.01
+    # point samples at the pixel centres would swing over the whole colour scale (moiré)
+    centres = torch.from_numpy(panel.image_positions)
+    sampled = core.sinusoidal_columns(centres, torch.from_numpy(dims), 128, 10000.0).numpy()
+    assert float(np.abs(sampled[:, fast]).max()) > 0.9
+    # slow columns (λ ≫ positions per pixel) keep their values
+    slow = lam > 30 * panel.image_mean_over
+    assert slow.sum() >= 2
+    np.testing.assert_allclose(panel.image_table[:, slow], sampled[:, slow], atol=0.02)
+    # the image pushed to the screen is the mean, fast columns at the centre of the scale
+    assert float(np.abs(panel.image.image[fast, :]).max()) < 0.01
 
 
 def test_zoom_recomputes_exact_rows(panel: HeatmapPanel, qtbot: QtBot) -> None:
@@ -169,10 +228,12 @@ def test_hover_shows_the_cell_under_the_mouse(panel: HeatmapPanel) -> None:
     panel.refresh_now()
     scene_pos = panel.heat_vb.mapViewToScene(QPointF(20.2, 5.1))
     panel._mouse_moved(scene_pos)
+    panel.refresh_now()
     text = panel.hover_label.text()
     assert "Under the mouse" in text and "PE[20, 5]" in text
     assert f"{math.cos(20 * _omega(2, 16)):+.4f}".replace("-", "−") in text
     panel._mouse_moved(QPointF(-1000.0, -1000.0))  # off the plot: back to the selection
+    panel.refresh_now()
     assert "PE[3, 1]" in panel.hover_label.text()
 
 
@@ -258,6 +319,14 @@ def test_preset_buttons(panel: HeatmapPanel, qtbot: QtBot) -> None:
     assert panel.image_dims[0] == 0 and panel.image_dims[-1] >= 510  # all 512 columns spanned
 
 
+def test_preset_again_resets_the_zoom(panel: HeatmapPanel) -> None:
+    panel.apply_preset("notebook")
+    panel.refresh_now()
+    panel.heat_vb.setRange(xRange=(10, 20), yRange=(3, 9), padding=0)
+    panel.apply_preset("notebook")  # same values: no state change, but the whole table again
+    assert panel.heat_vb.viewRange() == [[-0.5, 99.5], [-0.5, 511.5]]
+
+
 def test_reset_view_button(panel: HeatmapPanel, qtbot: QtBot) -> None:
     panel.heat_vb.setRange(xRange=(10, 20), yRange=(3, 9), padding=0)
     qtbot.mouseClick(panel.findChild(QPushButton, "reset_view_button"), Qt.MouseButton.LeftButton)
@@ -269,7 +338,7 @@ def test_heatmap_pixels_follow_the_colour_map(panel: HeatmapPanel) -> None:
     panel.apply_preset("explainer")
     panel.refresh_now()
     image = panel.heat_plot.grab().toImage()
-    cmap = pg.colormap.get(plots.DIVERGING)
+    cmap = pg.colormap.get(DIVERGING)
     vb = panel.heat_vb
     checked = 0
     for p, j in ((0, 1), (5, 0), (11, 0), (20, 3), (25, 4), (8, 5)):
@@ -298,10 +367,165 @@ def test_render_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     img = QImage(str(out))
     assert (img.width(), img.height()) == (1280, 800)
     # the diverging map's extremes are both somewhere in the picture (values hit ±1)
-    cmap = pg.colormap.get(plots.DIVERGING)
+    cmap = pg.colormap.get(DIVERGING)
     lo, hi = cmap.map(0.0, mode="qcolor"), cmap.map(1.0, mode="qcolor")
     arr = np.frombuffer(img.convertToFormat(QImage.Format.Format_RGB888).constBits(), np.uint8)
     rgb = arr.reshape(800, -1)[:, : 1280 * 3].reshape(800, 1280, 3).astype(int)
     for c in (lo, hi):
         dist = np.abs(rgb - np.array([c.red(), c.green(), c.blue()])).max(axis=2)
         assert (dist <= 10).sum() > 50
+
+
+# -- views: honest inputs, recorded data, style, view state -----------------------------------
+def _refreshed(panel: HeatmapPanel, change: dict[str, Any]) -> set[str]:
+    panel.refresh_now()
+    before = {n: v.refresh_count for n, v in panel.views.items()}
+    panel.state.update(change)
+    panel.refresh_now()
+    return {n for n, v in panel.views.items() if v.refresh_count != before[n]}
+
+
+def test_position_refreshes_only_what_shows_it(panel: HeatmapPanel) -> None:
+    assert _refreshed(panel, {"position": 50}) == {
+        "position_lines", "hover", "vector", "vector_marker", "curve_markers", "readouts",
+    }  # fmt: skip
+
+
+def test_dimension_refreshes_only_what_shows_it(panel: HeatmapPanel) -> None:
+    assert _refreshed(panel, {"dimension": 20}) == {
+        "dimension_lines", "hover", "vector_marker", "curves", "curve_markers", "curve_label",
+        "wavelength_marker", "readouts",
+    }  # fmt: skip
+
+
+def test_table_parameters_refresh_the_image(panel: HeatmapPanel) -> None:
+    base = _refreshed(panel, {"base": 500.0})
+    assert "image" in base and "wavelengths" in base and "vector" in base
+    assert "extent" not in base and "position_lines" not in base
+    assert "dimension_lines" not in base
+    positions = _refreshed(panel, {"positions": 300})
+    assert {"extent", "image", "position_lines", "curves", "wavelengths", "formula"} <= positions
+    assert "vector" not in positions and "vector_marker" not in positions
+    assert "wavelength_marker" not in positions and "dimension_lines" not in positions
+    shown = _refreshed(panel, {"shown_dims": 40})
+    assert shown == {"extent", "image", "dimension_lines", "hover"}
+
+
+def test_zoom_refreshes_only_the_view_dependent_views(panel: HeatmapPanel) -> None:
+    panel.refresh_now()
+    before = {n: v.refresh_count for n, v in panel.views.items()}
+    panel.heat_vb.setRange(xRange=(10, 60), yRange=(3, 40), padding=0)
+    panel.refresh_now()
+    changed = {n for n, v in panel.views.items() if v.refresh_count != before[n]}
+    assert changed == {"image", "hover", "curves", "curve_label"}
+    assert panel.image_first[0] == 10 and panel.image_dims[0] == 3
+
+
+def test_every_view_records_finite_data_matching_the_state(panel: HeatmapPanel) -> None:
+    panel.state.update({"positions": 3000, "dim": 64, "layout": "concat", "position": 1234,
+                        "dimension": 40})  # fmt: skip
+    data = panel.data()
+    assert set(data) == set(panel.views)
+    for view, series in data.items():
+        assert series, view
+        for name, s in series.items():
+            arr = np.asarray(s.values, dtype=np.float64)
+            assert np.isfinite(arr).all(), (view, name)
+            assert s.label, (view, name)
+    r = panel.readouts()
+    pair = 40 - 32  # concat: column 40 = cos of pair 8
+    w = _omega(pair, 64)
+    np.testing.assert_allclose(data["vector"]["vector"].values, r["vector"], atol=0)
+    np.testing.assert_allclose(
+        data["vector_marker"]["marker"].values, [math.cos(1234 * w), 40.0], atol=1e-12
+    )
+    np.testing.assert_allclose(
+        data["curve_markers"]["markers"].values,
+        [math.cos(1234 * w), math.sin(1234 * w)], atol=1e-12,
+    )  # fmt: skip
+    assert float(data["position_lines"]["position"].values) == 1234
+    assert float(data["dimension_lines"]["dimension"].values) == 40
+    lam = [2 * math.pi / _omega(i, 64) for i in range(32)]
+    np.testing.assert_allclose(data["wavelengths"]["wavelength"].values, lam, rtol=1e-12)
+    np.testing.assert_allclose(
+        data["wavelength_marker"]["marker"].values, [pair, 2 * math.pi / w], rtol=1e-12
+    )
+    # the curve: the closed form of column 40 where it is drawn as a line
+    x, y = data["curves"]["x"].values, data["curves"]["selected"].values
+    if bool(data["curves"]["envelope"].values):  # (min, max) per pixel: contains the curve
+        lo, hi = y[0::2], y[1::2]
+        mid = np.cos(x[0::2] * w)
+        assert bool((lo <= mid + 1e-12).all()) and bool((mid <= hi + 1e-12).all())
+    else:
+        np.testing.assert_allclose(y, np.cos(x * w), atol=1e-9)
+    # the image: the exact mean over each pixel's positions
+    img = data["image"]
+    first, last, dims = img["first"].values, img["last"].values, img["dims"].values
+    full = core.sinusoidal_encoding(3000, 64, 10000.0, layout="concat", dtype=torch.float64)
+    sums = torch.cat((torch.zeros(1, 64, dtype=torch.float64), full.cumsum(dim=0)))
+    brute = (sums[last + 1] - sums[first]) / torch.from_numpy(last - first + 1)[:, None]
+    np.testing.assert_allclose(img["values"].values, brute.numpy()[:, dims], atol=1e-10)
+    np.testing.assert_allclose(
+        data["readouts"]["numbers"].values,
+        [w, 1234 * w, math.cos(1234 * w), math.sin(1234 * w), 32.0], atol=1e-9,
+    )  # fmt: skip
+
+
+def test_style_scale_and_dark_theme(panel: HeatmapPanel) -> None:
+    light_ink = panel.pos_line.pen.color().name()
+    width = panel.pos_line.pen.widthF()
+    curve_width = panel.sel_curve.opts["pen"].widthF()
+    try:
+        S.hub().set_style(S.Style(scale=1.5, theme="dark"))
+        panel.refresh_now()
+        dark = S.Style(scale=1.5, theme="dark")
+        assert panel.pos_line.pen.widthF() == pytest.approx(1.5 * width)
+        assert panel.pos_line.pen.color().name() == dark.color("ink")
+        assert panel.pos_line.pen.color().name() != light_ink
+        assert panel.sel_curve.opts["pen"].widthF() == pytest.approx(1.5 * curve_width)
+        fn = panel.readouts()["function"]
+        assert panel.sel_curve.opts["pen"].color().name() == dark.color(fn).lower()
+        assert panel.heat_plot.backgroundBrush().color().name() == dark.color("background")
+        assert dark.color("ink") in panel.hover_label.text() or dark.color(fn)[:7] in (
+            panel.hover_label.text()
+        )
+        assert panel.heat_plot.getAxis("left").width() == round(78 * 1.5)
+    finally:
+        S.hub().set_style(S.Style())
+        panel.refresh_now()
+    assert panel.pos_line.pen.widthF() == pytest.approx(width)
+
+
+def test_view_state_round_trip(panel: HeatmapPanel, qtbot: QtBot) -> None:
+    panel.state.update({"positions": 5000, "dim": 256})
+    panel.refresh_now()  # the new extent resets the zoom once
+    panel.heat_vb.setRange(xRange=(100.5, 300.5), yRange=(10.5, 60.5), padding=0)
+    vs = panel.view_state()
+    assert vs == {"x_range": [100.5, 300.5], "y_range": [10.5, 60.5]}
+    assert all(isinstance(v, float) for pair in vs.values() for v in pair)
+    other = HeatmapPanel(ParamState(HeatmapModel))
+    qtbot.addWidget(other)
+    other.resize(1500, 950)
+    other.state.update({"positions": 5000, "dim": 256})  # a session sets the values first
+    other.restore_view_state(vs)
+    other.refresh_now()
+    assert other.heat_vb.viewRange() == [[100.5, 300.5], [10.5, 60.5]]
+    assert other.image_first[0] == 101 and other.image_dims[0] == 11
+    other.restore_view_state({"x_range": "nonsense", "y_range": [1.0], "zoom": 3})  # ignored
+    assert other.heat_vb.viewRange() == [[100.5, 300.5], [10.5, 60.5]]
+
+
+def test_dragged_lines_follow_the_clamped_state(panel: HeatmapPanel) -> None:
+    panel.state.update({"shown_dims": 6})
+    panel.refresh_now()
+    panel.vec_dim_line.setValue(4.4)
+    assert panel.state.as_int("dimension") == 4
+    panel.vec_dim_line.sigPositionChangeFinished.emit(panel.vec_dim_line)
+    assert panel.vec_dim_line.value() == 4  # snapped to the state's value
+    panel.refresh_now()
+    assert panel.dim_line.value() == 4
+    panel.pos_line.setValue(1e9)  # bounded by the line, clamped by the state
+    assert panel.state.as_int("position") == 99
+    panel.pos_line.sigPositionChangeFinished.emit(panel.pos_line)
+    panel.refresh_now()
+    assert panel.pos_line.value() == 99 and panel.curve_pos_line.value() == 99

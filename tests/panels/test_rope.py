@@ -17,7 +17,8 @@ from pytestqt.qtbot import QtBot
 
 from posenc_gui import core
 from posenc_gui.cli import main
-from posenc_gui.panels.rope import CURVE_SAMPLES, RopePanel, curve_offsets, nice_ceil
+from posenc_gui.core.rope import nice_ceil
+from posenc_gui.panels.rope import RopePanel, tip_label_positions
 from posenc_gui.state import ParamState
 from posenc_gui.state.rope import MAX_POSITION, RopeModel
 
@@ -27,6 +28,18 @@ def panel(qtbot: QtBot) -> RopePanel:
     p = RopePanel(ParamState(RopeModel))
     qtbot.addWidget(p)
     p.resize(1400, 900)
+    return p
+
+
+@pytest.fixture
+def shown(qtbot: QtBot) -> RopePanel:
+    """A panel laid out at 1600×1000 (pixel columns of the plots are real)."""
+    p = RopePanel(ParamState(RopeModel))
+    qtbot.addWidget(p)
+    p.resize(1600, 1000)
+    p.show()
+    QApplication.processEvents()
+    p.refresh_now()
     return p
 
 
@@ -103,33 +116,78 @@ def test_score_curve_is_one_row_of_scores(panel: RopePanel) -> None:
     assert xs[0] == 20 and ys[0] == pytest.approx(r["score"])
     assert sc[list(offs).index(20)] == pytest.approx(r["score"])
     # the bound curve is eq. (37) and lies above |score|
-    _, _, _, bound_raw = panel.curve_arrays
+    decay = panel.data()["decay"]
+    bound_raw = decay["bound_max"].values
     assert np.all(bound_raw + 1e-9 >= np.abs(sc))
     _, plotted = panel.bound_curve.getData()
     assert 10**plotted == pytest.approx(bound_raw)  # the plot is in log10
     assert bound_raw[64] == pytest.approx(r["bound_coefficient"] * 8 * (8 + 1) / 2)
+    assert decay["abs_score_max"].values == pytest.approx(np.abs(sc))
 
 
-def test_curve_is_computed_for_the_visible_range_only(panel: RopePanel, qtbot: QtBot) -> None:
-    panel.state.set("range_max", 100000)
-    panel.refresh_now()
-    offs, _ = panel.score_curve.getData()
-    assert len(offs) <= CURVE_SAMPLES and offs[0] == -100000 and offs[-1] == 100000
-    assert np.all(offs == np.round(offs))  # real (integer) distances, sampled
+def test_every_distance_is_aggregated_per_pixel_column(shown: RopePanel, qtbot: QtBot) -> None:
+    """At range 100,000 the curve is a min/max envelope over every integer distance: the r = 0
+    peak of q = k (|k|², the largest score) is drawn, however many distances share a pixel."""
+    panel = shown
+    panel.state.update({"range_max": 100000, "vectors": "q=k"})
+    panel.settle()
+    data = panel.data()["curves"]
+    group = int(data["distances_per_column"].values)
+    x = data["distance"].values
+    assert group > 100 and len(x) * group >= 200_001 > (len(x) - 1) * group
+    assert x[0] == pytest.approx(-100000 + (group - 1) / 2)
+    k2 = panel.readouts()["k_norm"] ** 2
+    assert data["score_max"].values.max() == pytest.approx(k2, rel=1e-9)
+    assert data["score_qk_max"].values.max() == pytest.approx(k2, rel=1e-9)
+    # drawn, not only computed: one vertical segment (min, max) per pixel column
+    assert not panel.score_curve.isVisible() and panel.score_band.isVisible()
+    bx, drawn = panel.score_band.getData()
+    assert len(bx) == 2 * len(x) and drawn.max() == pytest.approx(k2, rel=1e-9)
+    assert drawn[0::2] == pytest.approx(data["score_min"].values)
+    # every column holds its exact extremes: check two columns against all their distances
+    r = panel.readouts()
+    q, k = torch.tensor(r["q"], dtype=torch.float64), torch.tensor(r["k"], dtype=torch.float64)
+    for col in (0, len(x) // 2):
+        first = -100000 + col * group
+        offs = torch.arange(first, min(first + group, 100001), dtype=torch.float64)
+        exact = core.rope_score_by_offset(q, k, offs).numpy()
+        assert data["score_min"].values[col] == pytest.approx(exact.min(), abs=1e-9)
+        assert data["score_max"].values[col] == pytest.approx(exact.max(), abs=1e-9)
+    decay = panel.data()["decay"]
+    assert decay["abs_score_max"].values.max() == pytest.approx(k2, rel=1e-9)
+    assert np.all(decay["bound_max"].values >= decay["abs_score_max"].values - 1e-9)
+    # zoomed in: every integer distance, a plain line
     panel.curve_plot.setXRange(-20, 20, padding=0)
-    qtbot.waitUntil(lambda: len(panel.score_curve.getData()[0]) == 41, timeout=2000)
+    panel.refresh_now()  # the zoom is an "x_range" event: only the distance views refresh
     offs, sc = panel.score_curve.getData()
     assert list(offs) == list(range(-20, 21))
-    r = panel.readouts()
+    assert panel.score_curve.isVisible() and not panel.score_band.isVisible()
     assert sc[25] == pytest.approx(_score_closed_form(r["q"], r["k"], 5, 1e4), abs=1e-9)
-    # zooming does not refresh the whole panel, only the curves
-    assert not panel.pending()
+    assert panel.data()["curves"]["distances_per_column"].values == 1
+    assert panel.view_state() == {"x_range": [-20.0, 20.0]}
 
 
-def test_curve_offsets_helper() -> None:
-    assert list(curve_offsets(-2.5, 3.2)) == [-2, -1, 0, 1, 2, 3]
-    many = curve_offsets(0, 1e5, 1000)
-    assert len(many) == 1000 and many[0] == 0 and many[-1] == 1e5
+def test_zoom_refreshes_only_the_distance_views(shown: RopePanel) -> None:
+    panel = shown
+    before = {n: v.refresh_count for n, v in panel.views.items()}
+    panel.curve_plot.setXRange(-50, 70, padding=0)
+    panel.refresh_now()
+    changed = {n for n, v in panel.views.items() if v.refresh_count != before[n]}
+    assert changed == {"curves", "decay", "curve_formula"}
+
+
+def test_view_state_round_trip(shown: RopePanel, qtbot: QtBot) -> None:
+    assert shown.view_state() == {}  # the whole range: nothing to remember
+    shown.curve_plot.setXRange(-30.5, 12.25, padding=0)
+    state = shown.view_state()
+    assert state == {"x_range": [-30.5, 12.25]}
+    other = RopePanel(ParamState(RopeModel))
+    qtbot.addWidget(other)
+    other.resize(1600, 1000)
+    other.restore_view_state({**state, "unknown": 1})
+    assert other.view_state() == state
+    other.restore_view_state({"x_range": "nonsense"})  # ignored
+    assert other.view_state() == state
 
 
 def test_score_matrix_matches_rope_scores(panel: RopePanel) -> None:
@@ -142,17 +200,18 @@ def test_score_matrix_matches_rope_scores(panel: RopePanel) -> None:
         torch.tensor(r["q"]), torch.tensor(r["k"]), torch.arange(m0, m0 + 16.0),
         torch.arange(n0, n0 + 16.0), layout="half",
     ).numpy()  # fmt: skip
-    assert panel.matrix_data.shape == (16, 16)
-    assert panel.matrix_data == pytest.approx(full, rel=1e-5, abs=1e-5)
+    mat = panel.data()["matrix"]["matrix"].values
+    assert mat.shape == (16, 16)
+    assert mat == pytest.approx(full, rel=1e-5, abs=1e-5)
     # constant diagonals, symmetric fixed levels that cover the data
-    assert np.allclose(np.diag(panel.matrix_data, 3), panel.matrix_data[0, 3])
-    assert np.allclose(np.diag(panel.matrix_data, -5), panel.matrix_data[5, 0])
+    assert np.allclose(np.diag(mat, 3), mat[0, 3])
+    assert np.allclose(np.diag(mat, -5), mat[5, 0])
     lo, hi = panel.matrix_bar.levels()
     assert lo == -hi and hi >= np.abs(full).max() and hi == nice_ceil(hi)
     # the marker sits on cell (m, n)
     xs, ys = panel.matrix_dot.getData()
     assert (xs[0], ys[0]) == (25.5, 40.5)
-    assert panel.matrix_data[40 - m0, 25 - n0] == pytest.approx(r["score"], rel=1e-5)
+    assert mat[40 - m0, 25 - n0] == pytest.approx(r["score"], rel=1e-5)
 
 
 def test_layout_table_shows_the_three_scores(panel: RopePanel) -> None:
@@ -163,8 +222,12 @@ def test_layout_table_shows_the_three_scores(panel: RopePanel) -> None:
     for key in ("score_interleaved", "score_half", "score_half_permuted"):
         assert signed(r[key], 8) in text
     assert "most common RoPE bug" in text
+    assert "[0, 2, …, 62, 1, 3, …, 63]" in text  # d = 64: the permutation as it really is
     inv = panel.invariance_label.text()
     assert signed(r["score"], 8) in inv and signed(r["score_at_origin"], 8) in inv
+    panel.state.set("dim", 6)
+    panel.refresh_now()
+    assert "[0, 2, 4, 1, 3, 5]" in panel.layout_label.text()
 
 
 # -- widgets -> state ----------------------------------------------------------------------------
@@ -209,7 +272,6 @@ def test_lock_distance_moves_n_with_m(panel: RopePanel, qtbot: QtBot) -> None:
     assert (panel.state.as_int("m"), panel.state.as_int("n")) == (3, 0)
     m_spin.setValue(0)  # would need n = -3: stays at the bottom end
     assert (panel.state.as_int("m"), panel.state.as_int("n")) == (3, 0)
-    assert m_spin.value() == 3
     # setting both at once (a session, a click on the matrix) is taken as it is
     panel.state.update({"m": 50, "n": 10})
     assert (panel.state.as_int("m"), panel.state.as_int("n")) == (50, 10)
@@ -289,14 +351,15 @@ def test_matrix_pixels_follow_the_colour_map(qtbot: QtBot) -> None:
     image = p.grab().toImage()
     r = p.readouts()
     k2 = sum(x * x for x in r["k"])
-    level = p.matrix_levels
+    matrix = p.data()["matrix"]
+    level = float(matrix["levels"].values[1])
     assert level == nice_ceil(k2)
     cmap = pg.colormap.get("CET-CBD1")
     vb = p.matrix_plot.getPlotItem().getViewBox()
     m0, n0 = r["window_m_start"], r["window_n_start"]
     # cells on the main diagonal (off the dashed line through their centres) and off it
     for m, n in ((m0 + 2, n0 + 2), (m0 + 12, n0 + 12), (m0 + 9, n0 + 2), (m0 + 1, n0 + 5)):
-        value = float(p.matrix_data[m - m0, n - n0])
+        value = float(matrix["matrix"].values[m - m0, n - n0])
         if m == n:
             assert value == pytest.approx(k2, rel=1e-5)
         scene = vb.mapViewToScene(QPointF(n + 0.8, m + 0.2))
@@ -306,3 +369,161 @@ def test_matrix_pixels_follow_the_colour_map(qtbot: QtBot) -> None:
         assert abs(px.red() - want.red()) <= 12, (m, n)
         assert abs(px.green() - want.green()) <= 12
         assert abs(px.blue() - want.blue()) <= 12
+
+
+# -- views: honest inputs, recorded data, style ----------------------------------------------------
+
+
+def _refreshed(panel: RopePanel, change: dict[str, Any]) -> set[str]:
+    panel.refresh_now()
+    before = {n: v.refresh_count for n, v in panel.views.items()}
+    panel.state.update(change)
+    panel.refresh_now()
+    return {n for n, v in panel.views.items() if v.refresh_count != before[n]}
+
+
+ALL_VIEWS = {
+    "circle", "circle_formula", "invariance", "pair_readout", "typed_controls", "curves", "decay",
+    "distance_marker", "curve_formula", "matrix", "matrix_marker", "layouts",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        # m moves markers, the circle and the read-outs; never the curves over all distances
+        ({"m": 17}, ALL_VIEWS - {"curves", "decay", "pair_readout", "typed_controls"}),
+        ({"n": 40}, ALL_VIEWS - {"curves", "decay", "pair_readout", "typed_controls"}),
+        ({"seed": 3}, ALL_VIEWS - {"typed_controls", "matrix_marker"}),
+        ({"window": 32}, {"matrix", "matrix_marker"}),
+        ({"range_max": 1000}, {"curves", "decay", "curve_formula"}),
+        ({"base": 500.0}, ALL_VIEWS - {"typed_controls", "matrix_marker"}),
+        ({"vectors": "typed"}, ALL_VIEWS - {"matrix_marker"}),
+        ({"lock": True}, set()),
+    ],
+)  # fmt: skip
+def test_a_change_refreshes_exactly_the_views_that_show_it(
+    panel: RopePanel, change: dict[str, Any], expected: set[str]
+) -> None:
+    assert set(panel.views) == ALL_VIEWS
+    assert _refreshed(panel, change) == expected
+
+
+def test_curves_are_not_recomputed_when_m_moves(shown: RopePanel) -> None:
+    shown.state.update({"range_max": 100000, "dim": 512})
+    shown.settle()
+    key, curve = shown._curve_key, shown._curve
+    shown.state.set("m", 54321)
+    shown.refresh_now()
+    assert shown._curve_key is key and shown._curve is curve
+    xs, _ = shown.curve_dots.getData()
+    assert xs[0] == 54321 - 2 and shown.distance_line.value() == 54319
+
+
+def test_view_data_is_finite_and_matches_the_state(panel: RopePanel) -> None:
+    panel.state.update({"m": 40, "n": 11, "dim": 16, "pair": 3, "seed": 5, "range_max": 100})
+    data = panel.data()
+    assert set(data) == ALL_VIEWS
+    for view, series in data.items():
+        assert series, f"{view} records nothing"
+        for name, s in series.items():
+            assert np.all(np.isfinite(s.values)), (view, name)
+            assert s.label, (view, name)
+    r = panel.readouts()
+    assert data["invariance"]["score"].values == pytest.approx(r["score"])
+    assert data["distance_marker"]["scores"].values == pytest.approx([r["score"], r["score_qk"]])
+    assert data["curve_formula"]["decay_bound"].values == pytest.approx(r["decay_bound"])
+    assert data["pair_readout"]["theta"].values == pytest.approx(1e4 ** (-6 / 16))
+    assert data["layouts"]["scores"].values == pytest.approx(
+        [r["score_interleaved"], r["score_half"], r["score_half_permuted"]]
+    )
+    assert data["circle"]["q_pair_rotated"].values == pytest.approx(r["q_pair_rotated"])
+    curves = data["curves"]
+    xs = curves["distance"].values
+    assert list(xs) == list(range(-100, 101))  # few distances: one per point, min = max
+    assert curves["score_min"].values == pytest.approx(curves["score_max"].values)
+    for j in (0, 129, 200):
+        expected = _score_closed_form(r["q"], r["k"], xs[j], 1e4)
+        assert curves["score_max"].values[j] == pytest.approx(expected, abs=1e-9)
+    k2 = sum(x * x for x in r["k"])
+    assert curves["score_qk_max"].values[100] == pytest.approx(k2)
+    assert np.all(data["decay"]["bound_max"].values >= np.abs(curves["score_max"].values) - 1e-9)
+
+
+def test_style_scale_and_dark_theme_reach_the_items(panel: RopePanel) -> None:
+    from posenc_gui.widgets import style as style_mod
+
+    panel.refresh_now()
+    width = panel.score_curve.opts["pen"].widthF()
+    try:
+        style_mod.hub().set_style(style_mod.Style(scale=1.5, theme="dark"))
+        panel.refresh_now()
+        dark = style_mod.Style(theme="dark")
+        assert panel.score_curve.opts["pen"].widthF() == pytest.approx(1.5 * width)
+        assert panel.score_curve.opts["pen"].color().name() == dark.color("query").lower()
+        assert panel.k_after.opts["pen"].color().name() == dark.color("key").lower()
+        thick = style_mod.WIDTHS["thick"]
+        assert panel.bound_curve.opts["pen"].widthF() == pytest.approx(1.5 * thick)
+        title = panel.decay_plot.getPlotItem().titleLabel.text
+        assert dark.color("query")[:7] in title and dark.color("key")[:7] in title
+        assert dark.color("bad")[:7] in panel.layout_label.text()
+    finally:
+        style_mod.hub().set_style(style_mod.Style())
+    panel.refresh_now()
+    assert panel.score_curve.opts["pen"].widthF() == pytest.approx(width)
+
+
+def test_no_legend_covers_the_data(panel: RopePanel) -> None:
+    for plot in (panel.curve_plot, panel.decay_plot):
+        assert plot.getPlotItem().legend is None
+    # the decay plot's title names the colours instead, the y range leaves room for the bound
+    assert "bound eq. (37)" in panel.decay_plot.getPlotItem().titleLabel.text
+    _, hi = panel.decay_plot.getPlotItem().getViewBox().viewRange()[1]
+    assert 10**hi > panel.data()["decay"]["bound_max"].values.max()
+
+
+def test_tip_labels_do_not_overlap_at_the_origin(panel: RopePanel) -> None:
+    """At m = n = 0 the arrows before and after rotation coincide (and with q = k all four)."""
+    panel.state.update({"m": 0, "n": 0, "vectors": "q=k"})
+    spots = panel.data()["circle"]["tip_labels"].values
+    r = panel.readouts()
+    big = max(r["q_pair_norm"], r["k_pair_norm"])
+    for i in range(4):
+        for j in range(i):
+            assert math.dist(spots[i], spots[j]) >= 0.22 * big - 1e-12
+    # all inside the shown range
+    lim = panel.circle_plot.getPlotItem().getViewBox().viewRange()[0][1]
+    assert np.abs(spots).max() < lim
+    # apart from each other, a label sits just past its own tip
+    far = tip_label_positions({"q": (1.0, 0.0), "k": (0.0, 2.0)}, 2.0)
+    assert far["q"] == pytest.approx((1.26, 0.0)) and far["k"] == pytest.approx((0.0, 2.26))
+
+
+def test_long_range_bound_comes_from_the_worker_thread(shown: RopePanel, qtbot: QtBot) -> None:
+    shown.state.update({"range_max": 100000, "dim": 512})
+    shown.refresh_now()
+    assert not shown.bound_curve.isVisible()  # on its way, not a stale bound
+    assert "computing" in shown.decay_plot.getPlotItem().titleLabel.text
+    qtbot.waitUntil(lambda: shown.bound_curve.isVisible(), timeout=20_000)
+    decay = shown.data()["decay"]
+    assert np.all(decay["bound_max"].values >= decay["abs_score_max"].values - 1e-9)
+    half = 256
+    peak = shown.readouts()["bound_coefficient"] * half * (half + 1) / 2
+    assert decay["bound_max"].values.max() == pytest.approx(peak, rel=1e-9)  # r = 0 is drawn
+    # a newer request supersedes a running one: latest wins
+    shown.state.set("base", 500.0)
+    shown.refresh_now()
+    shown.state.set("base", 50_000.0)
+    shown.refresh_now()
+    qtbot.waitUntil(lambda: shown.bound_curve.isVisible(), timeout=20_000)
+    shown.settle()
+    key = shown._bound_want
+    assert key is not None and key[1] == 50_000.0
+
+
+def test_lock_shows_the_kept_value_in_the_spin_box(panel: RopePanel) -> None:
+    panel.state.update({"m": 3, "n": 0, "lock": True})
+    m_spin = panel.findChild(QSpinBox, "m_spin")
+    m_spin.setValue(0)  # the lock keeps m at 3 (n cannot go below 0)
+    assert panel.state.as_int("m") == 3
+    assert m_spin.value() == 3

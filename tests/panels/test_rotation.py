@@ -1,4 +1,4 @@
-"""Rotation tab panel: paired state <-> widget/plot tests, dragging, rendering."""
+"""Rotation tab panel: paired state <-> widget/plot tests, dragging, views, style, rendering."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QDoubleSpinBox, QSlider, 
 from posenc_gui import cli
 from posenc_gui.panels.rotation import PANEL, RotationPanel
 from posenc_gui.state import ParamError, ParamState
-from posenc_gui.widgets import plots
+from posenc_gui.widgets import style as S  # noqa: N812
 
 SIZE = (1600, 1000)
 
@@ -39,6 +39,12 @@ def shown(values: dict[str, object], qtbot: object) -> RotationPanel:
     p.refresh_now()
     QApplication.processEvents()
     return p
+
+
+@pytest.fixture
+def big(qtbot: object) -> RotationPanel:
+    """The default panel shown at the render size."""
+    return shown({}, qtbot)
 
 
 def tip(item: pg.PlotDataItem) -> tuple[float, float]:
@@ -109,7 +115,8 @@ def test_pe_plot_follows_order_and_position(panel: RotationPanel) -> None:
     assert "counter-clockwise" in panel.pe_label.text()
 
 
-def test_heatmap_shows_rope_matrix_with_outlined_blocks(panel: RotationPanel) -> None:
+def test_heatmap_shows_rope_matrix_with_outlined_blocks(big: RotationPanel) -> None:
+    panel = big
     panel.state.update({"m": 5, "block_dim": 8, "layout": "interleaved", "base": 100.0})
     panel.refresh_now()
     img = panel.rope_image.image
@@ -121,7 +128,11 @@ def test_heatmap_shows_rope_matrix_with_outlined_blocks(panel: RotationPanel) ->
     assert tuple(panel.rope_image.getLevels()) == (-1.0, 1.0)
     xs, _ = panel.block_outline.getData()
     assert np.isnan(xs).sum() == 4  # one 2×2 square per pair
-    assert sum(t.isVisible() for t in panel.cell_texts) == 16  # the nonzero entries
+    # the nonzero entries get their numbers (with as many decimals as fit into a cell)
+    assert sum(t.isVisible() for t in panel.cell_texts) == 16
+    digits = int(panel.views["rope_cells"].data()["cell_digits"].values)
+    assert digits in (1, 2)
+    assert panel.cell_texts[0].toPlainText() == f"{math.cos(5.0):.{digits}f}".replace("-", "−")
 
     combo = panel.findChild(QComboBox, "layout_combo")
     combo.setCurrentIndex(combo.findData("half"))
@@ -171,6 +182,26 @@ def test_dragging_the_tip_of_v_sets_x_and_y(panel: RotationPanel) -> None:
     assert panel.state.get("y") == pytest.approx(-0.7)
     panel.v_target.setPos(QPointF(5.0, -9.0))  # beyond the range: clamped, never rejected
     assert (panel.state.get("x"), panel.state.get("y")) == (2.0, -2.0)
+    # released there: the handle snaps back onto the tip of v (the clamped state)
+    panel.v_target.sigPositionChangeFinished.emit(panel.v_target)
+    assert (panel.v_target.pos().x(), panel.v_target.pos().y()) == (2.0, -2.0)
+    panel.refresh_now()
+    assert tip(panel.v_arrow) == (2.0, -2.0)
+
+
+def test_handle_released_past_the_angle_limit_snaps_to_the_tip(panel: RotationPanel) -> None:
+    panel.state.update({"x": 1.0, "y": 0.0, "angle": 350.0})
+    panel.refresh_now()
+    # drag on round: 355° is fine, then past 360° the angle stays at its limit
+    panel.rv_target.setPos(QPointF(math.cos(math.radians(355)), math.sin(math.radians(355))))
+    assert panel.state.get("angle") == pytest.approx(355.0)
+    panel.rv_target.setPos(QPointF(math.cos(math.radians(20)), math.sin(math.radians(20))))
+    assert panel.state.get("angle") == 360.0
+    panel.rv_target.sigPositionChangeFinished.emit(panel.rv_target)
+    pos = panel.rv_target.pos()
+    assert (pos.x(), pos.y()) == pytest.approx((1.0, 0.0), abs=1e-12)  # R(360°)v = v
+    panel.refresh_now()
+    assert tip(panel.rv_arrow) == pytest.approx((pos.x(), pos.y()), abs=1e-12)
 
 
 def test_dragging_the_tip_of_rv_sets_the_angle(panel: RotationPanel) -> None:
@@ -243,10 +274,10 @@ def test_picture_matches_the_maths(qtbot: object, tmp_path: Path) -> None:
     t = math.radians(120.0)
     rx, ry = 1.5 * math.cos(t) - 0.5 * math.sin(t), 1.5 * math.sin(t) + 0.5 * math.cos(t)
     points = {
-        "v tip": (view_to_panel(p, p.rot_plot, 1.5, 0.5), plots.BLUE),
-        "Rv tip": (view_to_panel(p, p.rot_plot, rx, ry), plots.VERMILLION),
+        "v tip": (view_to_panel(p, p.rot_plot, 1.5, 0.5), S.Style().color("query")),
+        "Rv tip": (view_to_panel(p, p.rot_plot, rx, ry), S.Style().color("key")),
     }
-    cmap = pg.colormap.get(plots.DIVERGING)
+    cmap = S.Style().colormap("diverging")
     # R_0 = I: diagonal cells at level +1, off-diagonal cells at 0 (sampled off the centre).
     for name, (row, col) in {"diagonal": (3, 3), "zero": (2, 9)}.items():
         level = 1.0 if row == col else 0.0
@@ -264,3 +295,201 @@ def test_picture_matches_the_maths(qtbot: object, tmp_path: Path) -> None:
     assert (png.width(), png.height()) == SIZE
     for name, (pt, colour) in points.items():
         assert close_colour(png, pt, colour), f"render: {name}"
+
+
+# -- views: which refresh, what they show, style ---------------------------------------------
+ALL_VIEWS = {
+    "v", "rv", "composed", "matrix", "checks", "pe_plot", "pe_text", "rope_geometry",
+    "rope_heatmap", "rope_cells", "rope_text",
+}  # fmt: skip
+ROPE = {"rope_heatmap", "rope_cells", "rope_text"}
+EXPECTED_REFRESHES = [
+    ("angle", 75.0, {"rv", "composed", "matrix", "checks"}),
+    ("x", -1.25, {"v", "rv", "composed", "matrix", "checks"}),
+    ("y", 1.75, {"v", "rv", "composed", "matrix", "checks"}),
+    ("angle2", -40.0, {"composed", "checks"}),
+    ("dim", 64, {"pe_plot", "pe_text"}),
+    ("pair", 5, {"pe_plot", "pe_text"}),
+    ("position", 17, {"pe_plot", "pe_text"}),
+    ("offset", -9, {"pe_plot", "pe_text"}),
+    ("pe_order", "cos_sin", {"pe_plot", "pe_text"}),
+    ("base", 500.0, {"pe_plot", "pe_text", *ROPE}),
+    ("m", 12, ROPE),
+    ("n", 99, {"rope_text"}),
+    ("block_dim", 16, {"rope_geometry", *ROPE}),
+    ("layout", "half", {"rope_geometry", *ROPE}),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "expected"), EXPECTED_REFRESHES)
+def test_a_change_refreshes_exactly_the_views_that_show_it(
+    panel: RotationPanel, name: str, value: object, expected: set[str]
+) -> None:
+    assert set(panel.views) == ALL_VIEWS
+    panel.refresh_now()
+    before = {n: v.refresh_count for n, v in panel.views.items()}
+    panel.state.set(name, value)  # type: ignore[arg-type]
+    panel.refresh_now()
+    refreshed = {n for n, v in panel.views.items() if v.refresh_count != before[n]}
+    assert refreshed == expected
+    assert all(panel.views[n].refresh_count == before[n] + 1 for n in expected)
+
+
+def _finite(panel: RotationPanel) -> dict[str, dict[str, np.ndarray]]:
+    out = {}
+    for view, series in panel.data().items():
+        out[view] = {}
+        for key, s in series.items():
+            arr = np.asarray(s.values, dtype=float)
+            assert np.isfinite(arr).all(), f"{view}.{key}"
+            out[view][key] = arr
+    return out
+
+
+@pytest.mark.parametrize("order", ["sin_cos", "cos_sin"])
+def test_view_data_is_finite_and_matches_the_maths(panel: RotationPanel, order: str) -> None:
+    values = {"angle": 130.0, "x": -0.75, "y": 1.5, "angle2": -25.0, "dim": 32, "base": 100.0,
+              "pair": 3, "position": 21, "position2": 400, "offset": -6, "pe_order": order,
+              "m": 7, "n": 2, "block_dim": 6, "layout": "half"}  # fmt: skip
+    panel.state.update(values)  # type: ignore[arg-type]
+    d = _finite(panel)
+    assert set(d) == ALL_VIEWS
+    t, t2 = math.radians(130.0), math.radians(105.0)
+    x, y = -0.75, 1.5
+    rot = lambda a: np.array([x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a)])  # noqa: E731
+    np.testing.assert_allclose(d["v"]["v"], [x, y])
+    assert float(d["v"]["norm_v"]) == pytest.approx(math.hypot(x, y))
+    np.testing.assert_allclose(d["rv"]["rotated"], rot(t), atol=1e-12)
+    np.testing.assert_allclose(d["matrix"]["rotated"], rot(t), atol=1e-12)
+    np.testing.assert_allclose(
+        d["matrix"]["matrix"], [[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]], atol=1e-12
+    )
+    np.testing.assert_allclose(d["composed"]["composed"], rot(t2), atol=1e-12)
+    # the arc sweeps θ at a fixed radius, from the direction of v
+    arc = np.hypot(d["rv"]["arc_x"], d["rv"]["arc_y"])
+    np.testing.assert_allclose(arc, arc[0])
+    assert math.atan2(d["rv"]["arc_y"][0], d["rv"]["arc_x"][0]) == pytest.approx(math.atan2(y, x))
+    assert (d["checks"]["residuals"] < 1e-12).all()
+    assert float(d["checks"]["measured_angle"]) == pytest.approx(130.0)
+    # PE: the pair (sin pω, cos pω) in the plot's coordinates, the turn drawn is kω
+    w = 100.0 ** (-6 / 32)
+
+    def pair(q: int) -> list[float]:
+        s, c = math.sin(q * w), math.cos(q * w)
+        return [c, s] if order == "cos_sin" else [s, c]
+
+    for key, q in (("pe_pair", 21), ("pe_pair_shifted", 15), ("pe_pair2", 400),
+                   ("pe_pair2_shifted", 394)):  # fmt: skip
+        np.testing.assert_allclose(d["pe_plot"][key], pair(q), atol=1e-12)
+    np.testing.assert_allclose(d["pe_plot"]["predicted"], [pair(15), pair(394)], atol=1e-9)
+    sign = 1.0 if order == "cos_sin" else -1.0
+    turn = d["pe_plot"]["arc"][-1] - d["pe_plot"]["arc"][0]
+    assert turn == pytest.approx(sign * math.fmod(-6 * w, 2 * math.pi))
+    assert float(d["pe_text"]["omega"]) == pytest.approx(w)
+    kw = -6 * w * (1.0 if order == "cos_sin" else -1.0)
+    np.testing.assert_allclose(
+        d["pe_text"]["matrix"], [[math.cos(kw), -math.sin(kw)], [math.sin(kw), math.cos(kw)]],
+        atol=1e-12,
+    )  # fmt: skip
+    # RoPE (half layout, d = 6): pair i couples rows i and i + 3
+    rm = d["rope_heatmap"]["rope_matrix"]
+    for i in range(3):
+        a = 7 * 100.0 ** (-2 * i / 6)
+        np.testing.assert_allclose(rm[i, i], math.cos(a), atol=1e-6)
+        np.testing.assert_allclose(rm[i + 3, i], math.sin(a), atol=1e-6)
+        np.testing.assert_allclose(rm[i, i + 3], -math.sin(a), atol=1e-6)
+    np.testing.assert_allclose(d["rope_text"]["angles"], [7 * 100.0 ** (-2 * i / 6)
+                                                          for i in range(3)])  # fmt: skip
+    assert (d["rope_text"]["residuals"] < 1e-12).all()
+    # the outline: four unit squares per pair
+    blocks = d["rope_geometry"]["blocks"]
+    assert blocks.shape == (12, 3) and (blocks[:, 2] == 1.0).all()
+    assert {(int(c), int(r)) for c, r, _ in blocks} == {
+        (b, a) for i in range(3) for a in (i, i + 3) for b in (i, i + 3)
+    }
+
+
+def test_style_change_restyles_the_items(panel: RotationPanel) -> None:
+    light = S.Style()
+    assert panel.v_arrow.opts["pen"].widthF() == pytest.approx(S.WIDTHS["bold"])
+    try:
+        S.hub().set_style(S.Style(scale=1.5, theme="dark"))
+        panel.refresh_now()
+        dark = S.Style(scale=1.5, theme="dark")
+        pen = panel.v_arrow.opts["pen"]
+        assert pen.widthF() == pytest.approx(1.5 * S.WIDTHS["bold"])
+        assert pen.color().name() == dark.color("query").lower()
+        assert panel.rv_arrow.opts["pen"].color().name() == dark.color("key").lower()
+        assert panel.pe_pred.opts["pen"].color().name() == dark.color("ink").lower()
+        assert panel.pe_pred.opts["size"] == pytest.approx(1.5 * S.MARKERS["huge"])
+        assert panel.block_outline.opts["pen"].widthF() == pytest.approx(1.5 * S.WIDTHS["thick"])
+        assert panel.v_target.scale == pytest.approx(1.5 * S.MARKERS["huge"])
+        assert panel.v_target.brush.color().name() == dark.color("query").lower()
+        # the formulas carry the theme's colours (brackets in the ink colour, ticks in "good")
+        assert dark.color("ink")[:7] in panel.matrix_label.text()
+        assert dark.color("good")[:7] in panel.checks_label.text()
+        assert dark.color("key")[:7] in panel.matrix_label.text()
+        assert light.color("key")[:7] not in panel.matrix_label.text()
+        assert panel.matrix_label.font().pointSizeF() == pytest.approx(1.5 * S.FONTS["title"])
+    finally:
+        S.hub().set_style(S.Style())
+    panel.refresh_now()
+    assert panel.v_arrow.opts["pen"].widthF() == pytest.approx(S.WIDTHS["bold"])
+    assert light.color("key")[:7] in panel.matrix_label.text()
+
+
+@pytest.mark.parametrize(("x", "y", "angle"), [(2.0, 2.0, 45.0), (2.0, 2.0, 135.0),
+                                               (-2.0, -2.0, 0.0), (2.0, -2.0, 0.0),
+                                               (2.0, 2.0, -135.0)])  # fmt: skip
+def test_labels_stay_inside_the_view(qtbot: object, x: float, y: float, angle: float) -> None:
+    p = shown({"x": x, "y": y, "angle": angle}, qtbot)
+    for plot, items in ((p.rot_plot, [p.v_text, p.rv_text, p.angle_text]),
+                        (p.pe_plot, p.pe_texts)):  # fmt: skip
+        view = plot.getPlotItem().getViewBox().sceneBoundingRect().adjusted(-1, -1, 1, 1)
+        for item in items:
+            box = item.sceneBoundingRect()
+            assert view.contains(box), (item.toPlainText(), box, view)
+
+
+def test_cell_numbers_follow_the_cell_size_and_the_font(big: RotationPanel) -> None:
+    def digits() -> int:
+        big.refresh_now()
+        return int(big.views["rope_cells"].data()["cell_digits"].values)
+
+    assert digits() >= 1
+    # A small plot: cells too narrow for any number -> hidden, no overlapping text.
+    big.rope_plot.setFixedSize(200, 200)
+    QApplication.processEvents()
+    assert digits() == 0
+    assert not any(t.isVisible() for t in big.cell_texts)
+    # A large plot: two decimals fit.
+    big.rope_plot.setFixedSize(900, 900)
+    QApplication.processEvents()
+    assert digits() == 2
+    shown_texts = [t.toPlainText() for t in big.cell_texts if t.isVisible()]
+    assert shown_texts and all(len(s.split(".")[1]) == 2 for s in shown_texts)
+    # Same plot, triple font size: the numbers would not fit any more.
+    try:
+        S.hub().set_style(S.Style(scale=3.0))
+        assert digits() < 2
+    finally:
+        S.hub().set_style(S.Style())
+    big.rope_plot.setFixedSize(900, 900)  # the style set the plots' minimum sizes again
+    QApplication.processEvents()
+    # The numbers never overlap: each fits into its cell at the current pixel size.
+    assert digits() == 2
+    vb = big.rope_plot.getPlotItem().getViewBox()
+    cell_px = 1.0 / vb.viewPixelSize()[0]
+    assert all(t.boundingRect().width() < cell_px for t in big.cell_texts if t.isVisible())
+    assert big.views["rope_cells"].data()["cell_values"].values.shape == (8, 8)
+
+
+def test_largest_sizes_refresh_only_what_changed(panel: RotationPanel) -> None:
+    panel.state.update({"dim": 1024, "pair": 511, "block_dim": 64})
+    panel.refresh_now()
+    before = {n: v.refresh_count for n, v in panel.views.items()}
+    panel.state.set("angle", 12.0)
+    panel.refresh_now()
+    assert panel.views["rope_heatmap"].refresh_count == before["rope_heatmap"]
+    assert panel.views["pe_plot"].refresh_count == before["pe_plot"]
+    assert not any(t.isVisible() for t in panel.cell_texts)  # d = 64: no numbers in cells

@@ -111,7 +111,12 @@ def test_dragging_the_cursor_line_moves_the_state(panel: SinePanel) -> None:
 def test_ladder_rows_and_marker(panel: SinePanel) -> None:
     panel.state.update({"dim": 16, "ladder_dims": 4, "position": 7, "length": 40})
     panel.refresh_now()
-    assert [c.isVisible() for c in panel.ladder_curves[:6]] == [True] * 4 + [False] * 2
+    rows = panel.data()["ladder"]
+    assert [k for k in rows if k.startswith("pe_")] == ["pe_0", "pe_1", "pe_2", "pe_3"]
+    xs, ys = panel.ladder_curves["sin"].getData()
+    n = len(rows["position"].values)
+    assert len(ys) == 2 * n  # rows 0 and 2, in the sine colour
+    assert ys[:n] == pytest.approx(rows["pe_0"].values)
     xs, ys = panel.ladder_dots.getData()
     vec = panel.readouts()["vector"]
     offsets = [-2.6 * j for j in range(4)]

@@ -6,7 +6,6 @@ import json
 import math
 
 import pytest
-import torch
 
 from posenc_gui import cli, core
 from posenc_gui.state import ParamError
@@ -146,35 +145,53 @@ def test_presets_are_the_seed_figures() -> None:
     assert r["vector"] == pytest.approx(pe[42].tolist(), abs=1e-6)
 
 
+READOUT_KEYS = {
+    "shown", "pairs", "span", "pair", "function", "partner", "partner_function", "exponent",
+    "omega", "frequency", "selected_wavelength", "angle", "turns", "value", "partner_value",
+    "vector", "vector_norm_sq", "wavelength", "full_turn_pairs", "never_turn_pairs",
+}  # fmt: skip
+
+
+def test_readout_keys_and_groups() -> None:
+    values = HeatmapModel.defaults()
+    r = HeatmapModel.readouts(values)
+    assert set(r) == READOUT_KEYS
+    names = [g.name for g in HeatmapModel.groups]
+    assert names == ["shown", "column", "cell", "vector", "spectrum", "turns"]
+    # each key comes from exactly one group
+    seen: list[str] = []
+    for g in HeatmapModel.groups:
+        seen += list(g(values))
+    assert sorted(seen) == sorted(READOUT_KEYS)
+    # honest inputs: the position moves only cell and vector; positions only spectrum/turns
+    by_param = {
+        p.name: {g.name for g in HeatmapModel.groups if p.name in g.inputs}
+        for p in HeatmapModel.params
+    }
+    assert by_param["position"] == {"cell", "vector"}
+    assert by_param["positions"] == {"spectrum", "turns"}
+    assert by_param["shown_dims"] == {"shown"}
+    assert by_param["dimension"] == {"column", "cell", "turns"}
+
+
 @pytest.mark.parametrize("layout", ["interleaved", "concat"])
-def test_partial_table_matches_core(layout: str) -> None:
-    values = HeatmapModel.resolve({"positions": 1_000_000, "dim": 96, "layout": layout})
-    positions = torch.tensor([0.0, 1.0, 2.5, 37.0, 123_456.0, 999_999.0], dtype=torch.float64)
-    cols = [0, 1, 5, 47, 48, 49, 95, 12]
-    part = HeatmapModel.table(values, positions, cols)
-    full = core.sinusoidal_at(positions, 96, 10000.0, layout=layout, dtype=torch.float64)
-    assert part.dtype == torch.float64 and part.shape == (6, 8)
-    torch.testing.assert_close(part, full[:, cols], rtol=0, atol=1e-12)
+def test_groups_read_only_their_inputs(layout: str) -> None:
+    """A group computed from its declared inputs alone gives the same numbers."""
+    values = HeatmapModel.resolve(
+        {"positions": 5000, "dim": 64, "layout": layout, "position": 4321, "dimension": 33}
+    )
+    full = HeatmapModel.readouts(values)
+    for g in HeatmapModel.groups:
+        only = {k: values[k] for k in g.inputs}
+        assert g(only) == {k: full[k] for k in g(values)}
 
 
-@pytest.mark.parametrize(("layout", "col"), [("interleaved", 0), ("interleaved", 7), ("concat", 9)])
-def test_envelope_bounds_dense_samples(layout: str, col: int) -> None:
-    values = HeatmapModel.resolve({"positions": 1_000_000, "dim": 16, "layout": layout})
-    edges = torch.linspace(0.0, 5000.0, 201, dtype=torch.float64)
-    lo, hi = HeatmapModel.envelope(values, col, edges)
-    fine = torch.linspace(0.0, 1.0, 2001, dtype=torch.float64)
-    xs = edges[:-1, None] + fine[None, :] * (edges[1:] - edges[:-1])[:, None]
-    ys = HeatmapModel.table(values, xs.reshape(-1), [col]).reshape(200, 2001)
-    # the exact extremes contain every sample and are reached up to the sampling step
-    assert bool((lo <= ys.min(dim=1).values + 1e-12).all())
-    assert bool((hi >= ys.max(dim=1).values - 1e-12).all())
-    torch.testing.assert_close(lo, ys.min(dim=1).values, rtol=0, atol=2e-3)
-    torch.testing.assert_close(hi, ys.max(dim=1).values, rtol=0, atol=2e-3)
-    # a bin at least one wavelength wide always holds the whole range [-1, 1]
-    pair = column_role(16, layout, col)[0]
-    lam = 2 * math.pi * 10000.0 ** (2 * pair / 16)
-    if lam <= 25.0:
-        assert bool((lo == -1).all()) and bool((hi == 1).all())
+def test_model_cell_matches_the_vector() -> None:
+    values = HeatmapModel.resolve({"positions": 1_000_000, "dim": 96, "position": 999_999})
+    vec = HeatmapModel.readouts(values)["vector"]
+    for j in (0, 1, 47, 95):
+        c = HeatmapModel.cell(values, 999_999, j)
+        assert c["value"] == pytest.approx(vec[j], abs=1e-12)
 
 
 def test_cli_values(capsys: pytest.CaptureFixture[str]) -> None:

@@ -234,3 +234,79 @@ def test_cli_bad_input_exits_2(
     assert captured.out == ""
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and f"{name} must be" in lines[0]
+
+
+# -- distance lock (a model rule: widgets, drags, CLI and sessions all obey it) -----------------
+
+
+def _locked(**base: Any) -> dict[str, Any]:
+    return RopeModel.resolve({"lock": True, **base})
+
+
+@pytest.mark.parametrize(
+    ("base", "given", "expected"),
+    [
+        ({"m": 105, "n": 102}, {"m": 5}, (5, 2)),  # n follows by the same amount
+        ({"m": 5, "n": 2}, {"n": 1000}, (1003, 1000)),  # m follows n
+        ({"m": 1003, "n": 1000}, {"m": MAX_POSITION}, (MAX_POSITION, MAX_POSITION - 3)),
+        ({"m": 1003, "n": 1000}, {"n": 0}, (3, 0)),
+        ({"m": 3, "n": 0}, {"m": 0}, (3, 0)),  # n cannot go below 0: the distance is kept
+        ({"m": 2, "n": 5}, {"m": MAX_POSITION}, (MAX_POSITION - 3, MAX_POSITION)),
+        ({"m": 2, "n": 5}, {"n": 1}, (0, 3)),
+        ({"m": 3, "n": 0}, {"m": 50, "n": 10}, (50, 10)),  # both given: taken as they are
+    ],
+)  # fmt: skip
+def test_lock_moves_the_other_position(
+    base: dict[str, int], given: dict[str, int], expected: tuple[int, int]
+) -> None:
+    values = RopeModel.resolve(given, _locked(**base))
+    assert (values["m"], values["n"]) == expected
+
+
+def test_lock_off_or_unchanged_does_nothing_and_bad_values_are_reported() -> None:
+    unlocked = RopeModel.resolve({"m": 60}, RopeModel.resolve({"m": 50, "n": 10}))
+    assert (unlocked["m"], unlocked["n"]) == (60, 10)
+    same = RopeModel.resolve({"m": 50}, _locked(m=50, n=10))
+    assert (same["m"], same["n"]) == (50, 10)
+    # out of range, or not an integer: validation reports the typed value, unchanged
+    with pytest.raises(ParamError, match=r"m must be an integer from 0 to 100000, got 100001"):
+        RopeModel.resolve({"m": 100001}, _locked(m=50, n=10))
+    with pytest.raises(ParamError, match=r"n must be .*got 'x'"):
+        RopeModel.resolve({"n": "x"}, _locked(m=50, n=10))
+    # turning the lock on in the same update as a move applies it
+    both = RopeModel.resolve({"lock": True, "m": 10})
+    assert (both["m"], both["n"]) == (10, 7)
+
+
+def test_lock_holds_for_the_state_object() -> None:
+    state = ParamState(RopeModel, {"m": 105, "n": 102, "lock": True})
+    seen: list[tuple[str, object]] = []
+    state.changed.connect(lambda name, value: seen.append((name, value)))
+    state.set("m", 5)
+    assert (state.as_int("m"), state.as_int("n")) == (5, 2)
+    assert sorted(seen) == [("m", 5), ("n", 2)]
+    score = state.readouts()["score"]
+    state.set("n", 40)
+    assert (state.as_int("m"), state.as_int("n")) == (43, 40)
+    assert state.readouts()["score"] == pytest.approx(score, abs=1e-12)
+
+
+def test_cli_lock_moves_n_with_m(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _values(capsys, "lock=true", "m=10")
+    assert out["params"]["m"] == 10 and out["params"]["n"] == 7  # default n = 2, moved by 5
+    assert out["relative_distance"] == 3
+    free = _values(capsys, "m=10")
+    assert free["params"]["n"] == 2
+
+
+def test_readout_groups_declare_their_inputs() -> None:
+    """Every group reads only its declared inputs, and the union is every read-out."""
+    values = RopeModel.resolve({"m": 40, "n": 11, "dim": 16, "pair": 3, "vectors": "typed"})
+    union: dict[str, Any] = {}
+    for g in RopeModel.groups:
+        got = g(values)  # Inputs raises KeyError on an undeclared read
+        assert not set(got) & set(union), g.name
+        union.update(got)
+    assert union.keys() == RopeModel.readouts(values).keys()
+    assert "m" not in RopeModel.group("query_key").inputs
+    assert set(RopeModel.group("frequency").inputs) == {"dim", "base", "pair"}

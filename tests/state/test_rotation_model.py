@@ -243,3 +243,74 @@ def test_cli_bad_input_exits_2(
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1
     assert name in lines[0]
+
+
+# -- read-out groups and documented ranges -------------------------------------------------------
+def test_groups_declare_their_inputs_honestly() -> None:
+    """Every group runs on its declared inputs alone (Inputs raises on anything else)."""
+    values = MODEL.defaults()
+    union: dict[str, Any] = {}
+    for g in MODEL.groups:
+        out = g(values)
+        assert not set(out) & set(union), g.name
+        union.update(out)
+    assert union == MODEL.readouts(values)
+    assert {g.name for g in MODEL.groups} == {
+        "rotation", "composition", "pe_shift", "pe_pairs", "rope_matrix", "rope_relative",
+    }  # fmt: skip
+    # pe_order only changes the drawing
+    assert all("pe_order" not in g.inputs for g in MODEL.groups)
+
+
+ANGLES = [-360.0, -359.9, -180.0, -179.9, -90.0, -1e-14, -1e-13, 0.0, 1e-14, 179.9, 180.0,
+          180.1, 359.9, 360.0]  # fmt: skip
+
+
+@pytest.mark.parametrize("deg", ANGLES)
+@pytest.mark.parametrize(("x", "y"), [(1.5, 0.5), (-2.0, 0.0), (0.0, -0.05), (2.0, 2.0)])
+def test_angle_readouts_stay_inside_their_documented_ranges(deg: float, x: float, y: float) -> None:
+    r = readouts(angle=deg, x=x, y=y, angle2=deg)
+    assert 0.0 <= r["angle_wrapped_degrees"] < 360.0
+    assert -180.0 < r["measured_angle_degrees"] <= 180.0
+    # and they are the right angle (mod 360°)
+    for key in ("angle_wrapped_degrees", "measured_angle_degrees"):
+        turn = (r[key] - deg) % 360.0
+        assert min(turn, 360.0 - turn) < 1e-9, key
+
+
+@pytest.mark.parametrize("k", [-1000, -7, -1, 0, 1, 7, 1000])
+@pytest.mark.parametrize("pair", [0, 1, 63])
+def test_pe_net_turn_keeps_its_sign_and_range(k: int, pair: int) -> None:
+    r = readouts(offset=k, pair=pair)
+    wrapped, tau = r["pe_angle_wrapped"], 2.0 * math.pi
+    if k >= 0:
+        assert 0.0 <= wrapped < tau
+    else:
+        assert -tau < wrapped <= 0.0
+    turns = (r["pe_angle"] - wrapped) / tau
+    assert turns == pytest.approx(round(turns), abs=1e-9)
+
+
+def test_cli_boundary_angles(capsys: pytest.CaptureFixture[str]) -> None:
+    """The review's cases: a half turn measures +180°, a tiny negative angle wraps to 0°."""
+    argv = [
+        "values",
+        "--tab",
+        "rotation",
+        "--set",
+        "angle=-180",
+        "--set",
+        "x=1.5",
+        "--set",
+        "y=0.5",
+    ]
+    assert cli.main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["measured_angle_degrees"] == pytest.approx(180.0)
+    assert -180.0 < out["measured_angle_degrees"] <= 180.0
+    assert out["angle_wrapped_degrees"] == 180.0
+    assert cli.main(["values", "--tab", "rotation", "--set", "angle=-1e-14"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert 0.0 <= out["angle_wrapped_degrees"] < 360.0
+    assert out["angle_wrapped_degrees"] == pytest.approx(0.0, abs=1e-12)
+    assert out["measured_angle_degrees"] == pytest.approx(0.0, abs=1e-9)

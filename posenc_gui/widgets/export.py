@@ -1,0 +1,300 @@
+"""Export a tab: its figure as PNG (chosen pixel width) or SVG, its data as CSV or ``.npz``.
+
+What is exported
+    The *figure* is the panel's plot area (``panel.plot_grid``; the whole widget when a panel has
+    none) — the controls column is not part of a slide. The *data* is ``panel.data()``:
+    ``{view: {name: Series(values, label, unit)}}``, every array the tab shows.
+
+PNG
+    :func:`render_image` renders the widget at its current aspect ratio, ``width`` pixels wide,
+    through a device pixel ratio (``width / widget.width()``): text and lines are drawn at the
+    target resolution, as on a high-DPI screen, not scaled up from a screenshot.
+
+SVG
+    :func:`write_svg` paints the widget into a :class:`QSvgGenerator` (PySide6-Essentials ships
+    QtSvg): one vector file with every plot, title and formula of the figure.
+
+CSV (one file, one section per view)
+    ::
+
+        # PosEnc Explorer: tab sine (Sine explorer)
+        # parameters: amplitude=1.0; frequency=1.0; ...
+        #
+        # view wave: t, sin, cos
+        time t [s],A·sin(2πft+φ),A·cos(2πft+φ)
+        0.0,0.0,1.0
+        ...
+        <blank line>
+        # view circle: point, angle_degrees
+        ...
+
+    Each section starts with ``# view NAME: series names`` (the keys of ``panel.data()[NAME]``,
+    one per column), then one header row of ``label [unit]`` (just ``label`` without a unit),
+    then the rows. A number is one cell in the first row; a 1-D array is a column; a 2-D array
+    ``(n, m)`` gives ``m`` columns named ``name[:,j]`` with headers ``label [unit] (column j)``.
+    Shorter columns end with empty cells; booleans are written 1/0; floats with full precision
+    (``repr``). Views that record nothing are left out. The file is UTF-8 with a byte-order
+    mark, so spreadsheet programs show θ, ω and · correctly.
+
+NumPy (``.npz``)
+    ``np.savez`` with one array per series under ``"view/name"`` plus ``"__meta__"``: a JSON
+    string ``{"tab", "title", "params", "series": {"view/name": {"label", "unit"}}}``. It loads
+    without pickle: ``np.load(path)["wave/sin"]``.
+
+Every file is written atomically (a temporary file in the target folder, then renamed) and an
+existing file is never replaced unless ``overwrite=True`` (:class:`FileExistsError` otherwise).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtGui import QGuiApplication, QImage, QPainter
+from PySide6.QtWidgets import QWidget
+
+from posenc_gui.widgets.views import Series
+
+#: Pixel widths offered for PNG export (slides: 1280, 1920 "full HD", 2560, 3840 "4K").
+PNG_WIDTHS = (1280, 1920, 2560, 3840)
+DEFAULT_PNG_WIDTH = 1920
+MIN_PNG_WIDTH, MAX_PNG_WIDTH = 320, 8192
+
+Data = Mapping[str, Mapping[str, Series]]
+
+
+def figure_widget(panel: QWidget) -> QWidget:
+    """The part of ``panel`` that makes the figure: its plot area, or the panel itself."""
+    grid = getattr(panel, "plot_grid", None)
+    return grid if isinstance(grid, QWidget) else panel
+
+
+# -- atomic writing -------------------------------------------------------------------------------
+def atomic_write(
+    path: str | os.PathLike[str],
+    write: Callable[[Path], None],
+    *,
+    overwrite: bool = False,
+) -> Path:
+    """Call ``write(tmp)`` on a temporary file next to ``path``, then move it into place.
+
+    A failure (or a crash) never leaves a half-written ``path``. With ``overwrite=False`` an
+    existing ``path`` raises :class:`FileExistsError` and is left alone.
+    """
+    target = Path(path)
+    if not overwrite and target.exists():
+        raise FileExistsError(f"{target} exists already; not replaced")
+    fd, name = tempfile.mkstemp(prefix=f".{target.stem}-", suffix=target.suffix, dir=target.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        write(tmp)
+        if overwrite:
+            os.replace(tmp, target)
+        else:
+            _move_no_clobber(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return target
+
+
+def _move_no_clobber(tmp: Path, target: Path) -> None:
+    """Rename without replacing a file that appeared meanwhile (a hard link is atomic)."""
+    try:
+        os.link(tmp, target)
+    except FileExistsError:
+        raise FileExistsError(f"{target} exists already; not replaced") from None
+    except OSError:  # no hard links here (FAT, some network shares): check, then rename
+        if target.exists():
+            raise FileExistsError(f"{target} exists already; not replaced") from None
+        os.replace(tmp, target)
+        return
+    tmp.unlink()
+
+
+def _write_text(path: Path, text: str, encoding: str = "utf-8") -> None:
+    with open(path, "w", encoding=encoding, newline="") as fh:
+        fh.write(text)
+
+
+# -- figure ---------------------------------------------------------------------------------------
+def image_height(widget: QWidget, width: int) -> int:
+    """Height in pixels of a ``width``-pixel picture of ``widget`` (same aspect ratio)."""
+    return max(1, round(max(widget.height(), 1) * width / max(widget.width(), 1)))
+
+
+def render_image(widget: QWidget, width: int) -> QImage:
+    """``widget`` drawn ``width`` pixels wide at its current aspect ratio (crisp, not scaled)."""
+    if not MIN_PNG_WIDTH <= width <= MAX_PNG_WIDTH:
+        raise ValueError(f"width must be from {MIN_PNG_WIDTH} to {MAX_PNG_WIDTH} pixels")
+    ratio = width / max(widget.width(), 1)
+    image = QImage(width, image_height(widget, width), QImage.Format.Format_ARGB32_Premultiplied)
+    image.setDevicePixelRatio(ratio)
+    image.fill(widget.palette().window().color())
+    widget.render(image)
+    image.setDevicePixelRatio(1.0)  # a plain picture of `width` pixels for files and clipboard
+    return image
+
+
+def write_png(
+    widget: QWidget, path: str | os.PathLike[str], width: int, *, overwrite: bool = False
+) -> Path:
+    """Save :func:`render_image` as PNG (atomically; see :func:`atomic_write`)."""
+    image = render_image(widget, width)
+
+    def write(tmp: Path) -> None:
+        if not image.save(str(tmp), "PNG"):  # type: ignore[call-overload]
+            raise OSError(f"could not write a PNG image to {tmp.parent}")
+
+    return atomic_write(path, write, overwrite=overwrite)
+
+
+def write_svg(
+    widget: QWidget, path: str | os.PathLike[str], *, title: str = "", overwrite: bool = False
+) -> Path:
+    """Save ``widget`` as an SVG vector drawing (atomically)."""
+    from PySide6.QtSvg import QSvgGenerator
+
+    def write(tmp: Path) -> None:
+        gen = QSvgGenerator()
+        gen.setFileName(str(tmp))
+        size = QSize(max(widget.width(), 1), max(widget.height(), 1))
+        gen.setSize(size)
+        gen.setViewBox(QRect(0, 0, size.width(), size.height()))
+        gen.setTitle(title)
+        gen.setDescription("Exported from PosEnc Explorer")
+        painter = QPainter()
+        if not painter.begin(gen):
+            raise OSError(f"could not write an SVG drawing to {tmp.parent}")
+        try:
+            widget.render(painter, QPoint(0, 0))
+        finally:
+            painter.end()
+
+    return atomic_write(path, write, overwrite=overwrite)
+
+
+def copy_image(widget: QWidget, width: int) -> QImage:
+    """Put :func:`render_image` on the clipboard; returns the image."""
+    image = render_image(widget, width)
+    clipboard = QGuiApplication.clipboard()
+    clipboard.setImage(image)
+    return image
+
+
+# -- data -----------------------------------------------------------------------------------------
+def _header(s: Series) -> str:
+    return f"{s.label} [{s.unit}]" if s.unit else s.label
+
+
+def _cell(x: Any) -> str:
+    if isinstance(x, bool | np.bool_):
+        return "1" if x else "0"
+    if isinstance(x, int | np.integer):
+        return str(int(x))
+    if isinstance(x, float | np.floating):
+        return repr(float(x))
+    if isinstance(x, complex | np.complexfloating):
+        return repr(complex(x))
+    return str(x)
+
+
+def columns(series: Mapping[str, Series]) -> list[tuple[str, str, np.ndarray]]:
+    """``(name, header, values)`` of each CSV column of one view (see the module doc)."""
+    out: list[tuple[str, str, np.ndarray]] = []
+    for name, s in series.items():
+        arr = np.asarray(s.values)
+        if arr.ndim <= 1:
+            out.append((name, _header(s), arr.reshape(-1)))
+        elif arr.ndim == 2:
+            for j in range(arr.shape[1]):
+                out.append((f"{name}[:,{j}]", f"{_header(s)} (column {j})", arr[:, j]))
+        else:  # not shown by any tab today: flattened, still labelled
+            out.append((f"{name}.flat", f"{_header(s)} (flattened {arr.shape})", arr.reshape(-1)))
+    return out
+
+
+def csv_text(
+    data: Data, *, tab: str = "", title: str = "", params: Mapping[str, Any] | None = None
+) -> str:
+    """The CSV document of :func:`write_csv` as text."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    buf.write(f"# PosEnc Explorer: tab {tab} ({title})\n" if tab else "# PosEnc Explorer\n")
+    if params:
+        buf.write("# parameters: " + "; ".join(f"{k}={v}" for k, v in params.items()) + "\n")
+    first = True
+    for view, series in data.items():
+        cols = columns(series)
+        if not cols:
+            continue
+        buf.write("#\n" if first else "\n")
+        first = False
+        names = [c[0] for c in cols]
+        buf.write(f"# view {view}: {', '.join(names)}\n")
+        writer.writerow([c[1] for c in cols])
+        rows = max(len(c[2]) for c in cols)
+        for i in range(rows):
+            writer.writerow([_cell(c[2][i]) if i < len(c[2]) else "" for c in cols])
+    return buf.getvalue()
+
+
+def write_csv(
+    data: Data,
+    path: str | os.PathLike[str],
+    *,
+    tab: str = "",
+    title: str = "",
+    params: Mapping[str, Any] | None = None,
+    overwrite: bool = False,
+) -> Path:
+    """Every view's series in one CSV file, a section per view (see the module doc)."""
+    text = csv_text(data, tab=tab, title=title, params=params)
+    return atomic_write(path, lambda tmp: _write_text(tmp, text, "utf-8-sig"), overwrite=overwrite)
+
+
+def npz_arrays(
+    data: Data, *, tab: str = "", title: str = "", params: Mapping[str, Any] | None = None
+) -> dict[str, np.ndarray]:
+    """The arrays :func:`write_npz` stores: ``"view/name"`` → values, plus ``"__meta__"``."""
+    arrays: dict[str, np.ndarray] = {}
+    meta: dict[str, Any] = {"tab": tab, "title": title, "params": dict(params or {}), "series": {}}
+    for view, series in data.items():
+        for name, s in series.items():
+            key = f"{view}/{name}"
+            arrays[key] = np.asarray(s.values)
+            meta["series"][key] = {"label": s.label, "unit": s.unit}
+    arrays["__meta__"] = np.asarray(json.dumps(meta, ensure_ascii=False, default=str))
+    return arrays
+
+
+def write_npz(
+    data: Data,
+    path: str | os.PathLike[str],
+    *,
+    tab: str = "",
+    title: str = "",
+    params: Mapping[str, Any] | None = None,
+    overwrite: bool = False,
+) -> Path:
+    """Every series in one ``.npz`` archive (``np.savez``; keys ``"view/name"``)."""
+    arrays = npz_arrays(data, tab=tab, title=title, params=params)
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as fh:  # a file object: numpy appends no second ".npz"
+            _savez(fh, arrays)
+
+    return atomic_write(path, write, overwrite=overwrite)
+
+
+def _savez(fh: IO[bytes], arrays: Mapping[str, np.ndarray]) -> None:
+    np.savez(fh, allow_pickle=False, **arrays)

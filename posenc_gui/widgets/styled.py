@@ -1,0 +1,404 @@
+"""Plot items and labels styled by role: the only way panels make something visible.
+
+Every factory takes the panel's :class:`~posenc_gui.widgets.style.StyleBook` and a colour *role*
+and size *kind* instead of a colour and a size; the book re-applies them whenever the style
+changes (presentation scale, dark theme). Items are built once; panels push arrays into them.
+
+Paint cost (measured on the 2-core reference machine, offscreen): pyqtgraph replays each axis'
+tick *and grid* picture whenever anything inside its plot repaints, a few milliseconds per plot
+and per frame. Axes are therefore cached as device pixmaps (``DeviceCoordinateCache``): a data
+change repaints the curve and blits the axes. Thick antialiased lines are ~10x cheaper drawn as
+segments (``segmentedLineMode``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QSize
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QTextDocument,
+)
+from PySide6.QtWidgets import QGraphicsItem, QSizePolicy, QWidget
+
+from posenc_gui.widgets.style import LineStyle, Style, StyleBook
+
+_configured = False
+
+#: Smallest size a plot is given before the panel scrolls instead of shrinking it (pixels at
+#: scale 1): below this, tick labels collide and titles are cut.
+MIN_PLOT_WIDTH = 340
+MIN_PLOT_HEIGHT = 230
+
+
+def configure() -> None:
+    """Global pyqtgraph options (idempotent): antialiasing, row-major images, segmented lines."""
+    global _configured
+    if _configured:
+        return
+    pg.setConfigOptions(antialias=True, imageAxisOrder="row-major", segmentedLineMode="on")
+    _configured = True
+
+
+def plot(
+    book: StyleBook,
+    parent: QWidget | None,
+    name: str,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    *,
+    xunits: str | None = None,
+    yunits: str | None = None,
+    legend: bool = False,
+    grid: bool = True,
+    mouse: tuple[bool, bool] = (False, False),
+) -> pg.PlotWidget:
+    """A plot with title, axis labels (with units), optional grid and legend, styled by ``book``.
+
+    ``mouse`` enables pan/zoom along x and y (off by default: fixed views read best in a
+    lecture). The title can be changed later with :func:`set_title`.
+    """
+    configure()
+    w = pg.PlotWidget(parent)
+    w.setObjectName(name)
+    w.setAccessibleName(title)
+    w.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+    item = w.getPlotItem()
+    item.setMenuEnabled(False)
+    item.setMouseEnabled(x=mouse[0], y=mouse[1])
+    if not any(mouse):
+        item.hideButtons()
+    w.posenc_title = title
+    labels = {"bottom": (xlabel, xunits), "left": (ylabel, yunits)}
+    for side in ("bottom", "left"):
+        axis = item.getAxis(side)
+        axis.enableAutoSIPrefix(False)
+        # Major and minor ticks only: the third level doubles the paint time, adds nothing legible.
+        axis.setStyle(maxTickLevel=1)
+        axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    if grid:
+        item.showGrid(x=True, y=True, alpha=0.25)
+    lg = item.addLegend(offset=(10, 10)) if legend else None
+
+    def apply(st: Style) -> None:
+        w.setBackground(st.color("background"))
+        w.setMinimumSize(int(MIN_PLOT_WIDTH * st.scale), int(MIN_PLOT_HEIGHT * st.scale))
+        item.setTitle(w.posenc_title, size=st.css_pt("title"), color=st.color("ink"))
+        for side, (text, units) in labels.items():
+            axis = item.getAxis(side)
+            axis.setPen(st.pen("ink", "hair"))
+            axis.setTextPen(st.pen("ink", "hair"))
+            axis.setTickFont(st.font("tick"))
+            axis.setLabel(text, units=units, **{"font-size": st.css_pt("label"),
+                                                "color": st.color("ink")})  # fmt: skip
+        if lg is not None:
+            lg.setBrush(st.brush("legend"))
+            lg.setPen(st.pen("guide", "hair"))
+            lg.setLabelTextSize(st.css_pt("legend"))
+            lg.setLabelTextColor(st.qcolor("ink"))
+
+    book.add(apply)
+    return w
+
+
+def set_title(book: StyleBook, w: pg.PlotWidget, title: str) -> None:
+    """Change a plot's title (kept for the next restyle)."""
+    if getattr(w, "posenc_title", None) == title:
+        return
+    w.posenc_title = title
+    st = book.style
+    w.getPlotItem().setTitle(title, size=st.css_pt("title"), color=st.color("ink"))
+
+
+def axis_right(book: StyleBook, w: pg.PlotWidget) -> pg.AxisItem:
+    """Show the right axis (for per-row labels), styled like the left one, no grid."""
+    item = w.getPlotItem()
+    item.showAxis("right")
+    axis = item.getAxis("right")
+    axis.setGrid(False)
+    axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+    def apply(st: Style) -> None:
+        axis.setPen(st.pen("ink", "hair"))
+        axis.setTextPen(st.pen("ink", "hair"))
+        axis.setTickFont(st.font("tick"))
+
+    book.add(apply)
+    return axis
+
+
+def curve(
+    book: StyleBook,
+    w: pg.PlotWidget,
+    role: str,
+    width: str = "line",
+    line: LineStyle = "solid",
+    name: str | None = None,
+    **kw: object,
+) -> pg.PlotDataItem:
+    """An empty line item on ``w`` in the colour of ``role``, ready for ``setData``."""
+    item = pg.PlotDataItem(name=name, **kw)
+    w.addItem(item)
+    _cache(item.curve)
+    book.add(lambda st: item.setPen(st.pen(role, width, line)))
+    return item
+
+
+def _cache(item: QGraphicsItem) -> None:
+    """Keep the item's pixels: a marker moving over a curve then repaints it by a blit.
+
+    Without it, every item under a dirty region is drawn again in full (all its segments),
+    which is most of the cost of moving a cursor over a dense curve. A cached item is drawn
+    again only when its own data changes.
+    """
+    item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+
+def dots(
+    book: StyleBook,
+    w: pg.PlotWidget,
+    role: str,
+    size: str = "marker",
+    name: str | None = None,
+    rim: bool = True,
+) -> pg.ScatterPlotItem:
+    """An empty scatter item: filled markers, with a rim in the background colour."""
+    item = pg.ScatterPlotItem(name=name)
+    w.addItem(item)
+
+    def apply(st: Style) -> None:
+        item.setBrush(st.brush(role))
+        item.setPen(st.pen("rim", "normal") if rim else pg.mkPen(None))
+        item.setSize(st.marker(size))
+
+    book.add(apply)
+    return item
+
+
+def text(
+    book: StyleBook,
+    w: pg.PlotWidget,
+    role: str = "ink",
+    anchor: tuple[float, float] = (0, 1),
+    kind: str = "text",
+) -> pg.TextItem:
+    """A text label placed in data coordinates."""
+    item = pg.TextItem(anchor=anchor)
+    w.addItem(item)
+
+    def apply(st: Style) -> None:
+        item.setColor(st.qcolor(role))
+        item.setFont(st.font(kind))
+
+    book.add(apply)
+    return item
+
+
+def vline(
+    book: StyleBook,
+    w: pg.PlotWidget,
+    role: str = "ink",
+    *,
+    movable: bool = False,
+    tooltip: str = "",
+    angle: float = 90,
+    bounds: tuple[float, float] | None = None,
+    line: LineStyle = "dash",
+) -> pg.InfiniteLine:
+    """A vertical (or ``angle``) line; a movable one thickens under the mouse."""
+    item = pg.InfiniteLine(angle=angle, movable=movable, bounds=bounds)
+    if tooltip:
+        item.setToolTip(tooltip)
+    w.addItem(item)
+
+    def apply(st: Style) -> None:
+        item.setPen(st.pen(role, "normal", line))
+        item.setHoverPen(st.pen(role, "bold"))
+
+    book.add(apply)
+    return item
+
+
+def heatmap(
+    book: StyleBook,
+    w: pg.PlotWidget,
+    levels: tuple[float, float] = (-1.0, 1.0),
+    cmap: str = "diverging",
+    label: str | None = None,
+) -> tuple[pg.ImageItem, pg.ColorBarItem]:
+    """A row-major :class:`pg.ImageItem` with fixed ``levels`` and a labelled colour bar.
+
+    Push data with ``item.setImage(arr, autoLevels=False)`` (contiguous float32) and place it
+    with ``item.setRect(x, y, w, h)``; the levels stay fixed so a colour means the same value
+    whatever the data. Change them with ``bar.setLevels(...)``.
+    """
+    configure()
+    item = pg.ImageItem(axisOrder="row-major")
+    w.addItem(item)
+    bar = pg.ColorBarItem(
+        values=levels, colorMap=book.style.colormap(cmap), interactive=False, width=18,
+        colorMapMenu=False,
+    )  # fmt: skip
+    bar.setImageItem(item, insert_in=w.getPlotItem())
+    axis = bar.getAxis("right")
+    axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    w.getPlotItem().showGrid(x=False, y=False)
+
+    def apply(st: Style) -> None:
+        bar.setColorMap(st.colormap(cmap))
+        axis.setPen(st.pen("ink", "hair"))
+        axis.setTextPen(st.pen("ink", "hair"))
+        axis.setTickFont(st.font("tick"))
+        if label:
+            axis.setLabel(label, **{"font-size": st.css_pt("label"), "color": st.color("ink")})
+
+    book.add(apply)
+    return item, bar
+
+
+class FormulaLabel(QWidget):
+    """A rich-text formula or read-out block in the style's text size, with a stable geometry.
+
+    A ``QLabel`` whose text changes asks its parent layout to recompute on every change: the
+    whole column is laid out and repainted again, 10–25 ms a frame on the reference machine.
+    This widget paints a ``QTextDocument`` itself; a new text repaints only this widget, and
+    the layout is asked again only when the text needs more height than it has (the height
+    only grows, so a read-out whose digits change every frame never moves anything).
+    """
+
+    def __init__(
+        self, name: str, parent: QWidget | None, book: StyleBook, kind: str = "text"
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName(name)
+        self.setAccessibleName(name.replace("_", " "))
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self._html = ""
+        self._doc = QTextDocument(self)
+        self._doc.setDocumentMargin(2)
+        self._needed = 0
+
+        def apply(st: Style) -> None:
+            self.setFont(st.font(kind))
+            self._doc.setDefaultFont(self.font())
+            self._needed = 0
+            self.setMinimumHeight(0)
+            self.updateGeometry()
+            self.update()
+
+        book.add(apply)
+
+    def text(self) -> str:
+        """The HTML last set."""
+        return self._html
+
+    def set_html(self, html: str) -> None:
+        """Replace the text (and the accessible description, for screen readers)."""
+        if html == self._html:
+            return
+        self._html = html
+        self._doc.setHtml(html)
+        self.setAccessibleDescription(strip_tags(html))
+        self.update()
+
+    def _height_at(self, width: int) -> int:
+        self._doc.setTextWidth(max(width, 1))
+        return math.ceil(self._doc.size().height())
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return max(self._height_at(width), self._needed)
+
+    def sizeHint(self) -> QSize:
+        self._doc.setTextWidth(-1)
+        ideal = math.ceil(min(self._doc.idealWidth(), 900))
+        return QSize(ideal, self.heightForWidth(ideal))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(120, self._needed)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        need = self._height_at(self.width())
+        painter = QPainter(self)
+        ctx = QAbstractTextDocumentLayout.PaintContext()
+        ctx.palette = self.palette()
+        ctx.palette.setColor(QPalette.ColorRole.Text, self.palette().color(
+            QPalette.ColorRole.WindowText))  # fmt: skip
+        self._doc.documentLayout().draw(painter, ctx)
+        painter.end()
+        if need > self.height() and need > self._needed:
+            self._needed = need
+            self.setMinimumHeight(need)  # grows once; the layout makes room
+
+
+def strip_tags(html: str) -> str:
+    """The text of ``html`` without tags (for accessible descriptions and tests)."""
+    out, inside = [], False
+    for ch in html:
+        if ch == "<":
+            inside = True
+        elif ch == ">":
+            inside = False
+        elif not inside:
+            out.append(ch)
+    return "".join(out).replace("&nbsp;", " ")
+
+
+def span(st: Style, role: str, html: str) -> str:
+    """``html`` in the colour of ``role`` (for formulas that name a plotted line)."""
+    return f"<span style='color:{st.color(role)[:7]}'>{html}</span>"
+
+
+def table_html(rows: Sequence[tuple[str, str]]) -> str:
+    """A two-column read-out table (name, value) in HTML."""
+    cells = "".join(
+        f"<tr><td style='padding-right:10px'>{k}</td><td align='right'><b>{v}</b></td></tr>"
+        for k, v in rows
+    )
+    return f"<table cellspacing='0' cellpadding='1'>{cells}</table>"
+
+
+def circle_xy(radius: float = 1.0, n: int = 361) -> tuple[np.ndarray, np.ndarray]:
+    """Points on a circle of ``radius`` (closed polyline)."""
+    t = np.linspace(0.0, 2.0 * np.pi, n)
+    return radius * np.cos(t), radius * np.sin(t)
+
+
+def arrow_xy(
+    x0: float, y0: float, x1: float, y1: float, head: float = 0.08
+) -> tuple[np.ndarray, np.ndarray]:
+    """A polyline drawing an arrow from (x0, y0) to (x1, y1), head length in data units.
+
+    Returned with NaN breaks so one ``PlotDataItem`` (``connect="finite"``) draws shaft and head.
+    """
+    dx, dy = x1 - x0, y1 - y0
+    length = float(np.hypot(dx, dy))
+    if length < 1e-12:
+        return np.array([x0]), np.array([y0])
+    ux, uy = dx / length, dy / length
+    h = min(head, 0.4 * length)
+    left = (x1 - h * (ux * 0.94 - uy * 0.34), y1 - h * (uy * 0.94 + ux * 0.34))
+    right = (x1 - h * (ux * 0.94 + uy * 0.34), y1 - h * (uy * 0.94 - ux * 0.34))
+    xs = [x0, x1, np.nan, left[0], x1, right[0]]
+    ys = [y0, y1, np.nan, left[1], y1, right[1]]
+    return np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+
+
+def move_line(line: pg.InfiniteLine, value: float) -> None:
+    """Move a draggable line to ``value`` without echoing the move back into the state."""
+    if abs(float(line.value()) - value) > 1e-12:
+        line.blockSignals(True)
+        try:
+            line.setValue(value)
+        finally:
+            line.blockSignals(False)

@@ -1,0 +1,93 @@
+"""The session: JSON round trip through the models' validation; bad files change nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from posenc_gui.state.registry import TAB_IDS
+from posenc_gui.state.session import KIND, SCHEMA_VERSION, Session, SessionError
+
+
+def _session() -> Session:
+    s = Session("rope")
+    s.state("sine").update({"amplitude": 0.25, "dim": 16})
+    s.state("rope").update({"m": 105, "n": 102})
+    s.view_states["heatmap"] = {"x_range": [0.0, 10.5], "mode": "zoomed"}
+    s.theme, s.scale = "dark", 1.5
+    return s
+
+
+def test_round_trip_keeps_everything() -> None:
+    s = _session()
+    back = Session.from_json(s.to_json())
+    assert back.current_tab == "rope"
+    assert (back.theme, back.scale) == ("dark", 1.5)
+    for tab in TAB_IDS:
+        assert back.state(tab).values() == s.state(tab).values()
+    assert back.view_states["heatmap"] == {"x_range": [0.0, 10.5], "mode": "zoomed"}
+    data = json.loads(s.to_json())
+    assert data["kind"] == KIND and data["version"] == SCHEMA_VERSION
+    assert set(data["tabs"]) == set(TAB_IDS)
+
+
+def test_values_of_a_loaded_session_obey_the_model() -> None:
+    # a missing parameter takes its default; a dependent one is clamped into its range
+    data = _session().to_dict()
+    data["tabs"]["sine"]["params"] = {"length": 10}
+    back = Session.from_dict(data)
+    assert back.state("sine").get("length") == 10
+    assert back.state("sine").as_int("position") <= 9
+
+
+def test_save_and_load_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "lecture.json"
+    _session().save(path)
+    assert Session.load(path).state("sine").get("amplitude") == 0.25
+    assert [p.name for p in tmp_path.iterdir()] == ["lecture.json"]  # no temp file left
+
+
+@pytest.mark.parametrize(
+    ("mutate", "words"),
+    [
+        (lambda d: d.update(kind="something else"), "not a session"),
+        (lambda d: d.update(version=SCHEMA_VERSION + 1), "newer version"),
+        (lambda d: d.update(version="1"), "'version' must be"),
+        (lambda d: d.update(current_tab="nope"), "'current_tab' must be"),
+        (lambda d: d.update(theme="purple"), "'theme' must be"),
+        (lambda d: d.update(scale=float("nan")), "'scale' must be"),
+        (lambda d: d.update(scale=40), "'scale' must be"),
+        (lambda d: d["tabs"].update(nope={}), "unknown tab"),
+        (lambda d: d["tabs"]["sine"]["params"].update(dim=2000), "dim must be"),
+        (lambda d: d["tabs"]["sine"]["params"].update(dim=5), "dim must be an even integer"),
+        (lambda d: d["tabs"]["sine"]["params"].update(bogus=1), "unknown parameter 'bogus'"),
+        (lambda d: d["tabs"]["sine"]["params"].update(amplitude="x" * 5000), "amplitude must"),
+        (lambda d: d["tabs"]["rope"].update(view={"r": {"a": 1}}), "'view' must map"),
+        (lambda d: d["tabs"].update(sine=[1, 2]), "must be an object"),
+    ],
+)
+def test_bad_sessions_are_refused_with_a_clear_message(mutate: object, words: str) -> None:
+    data = _session().to_dict()
+    mutate(data)  # type: ignore[operator]
+    with pytest.raises(SessionError, match=words) as info:
+        Session.from_dict(data)
+    assert len(str(info.value)) < 300  # one sentence, the rejected value cut short
+
+
+@pytest.mark.parametrize("text", ["", "{", "[1, 2]", "null", '"session"'])
+def test_text_that_is_not_a_session(text: str) -> None:
+    with pytest.raises(SessionError, match="not a session"):
+        Session.from_json(text)
+
+
+def test_files_that_are_not_sessions(tmp_path: Path) -> None:
+    binary = tmp_path / "x.json"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(SessionError, match="not UTF-8"):
+        Session.load(binary)
+    big = tmp_path / "big.json"
+    big.write_text(" " * (5 * 1024 * 1024))
+    with pytest.raises(SessionError, match="larger than"):
+        Session.load(big)

@@ -1,0 +1,215 @@
+"""Export: PNG at a chosen width, SVG, CSV and .npz matching ``panel.data()``, the clipboard,
+atomic writes that never replace a file unasked."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtGui import QGuiApplication, QImage
+from pytestqt.qtbot import QtBot
+
+from posenc_gui.main_window import MainWindow
+from posenc_gui.panels.base import Panel
+from posenc_gui.state.registry import TAB_IDS
+from posenc_gui.state.session import Session
+from posenc_gui.widgets import export
+from posenc_gui.widgets import style as style_mod
+from posenc_gui.widgets.views import Series
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> Iterator[MainWindow]:
+    w = MainWindow(session=Session("sine"))
+    qtbot.addWidget(w)
+    w.resize(1200, 760)
+    w.show()
+    w.load_panels()
+    qtbot.waitExposed(w)
+    w.panels["sine"].refresh_now()
+    yield w
+    style_mod.hub().set_style(style_mod.Style())
+
+
+def _panel(w: MainWindow) -> Panel:
+    panel = w.current_panel()
+    assert panel is not None
+    return panel
+
+
+def test_png_has_the_chosen_width_and_the_figure_aspect(window: MainWindow, tmp_path: Path) -> None:
+    fig = export.figure_widget(_panel(window))
+    assert fig is _panel(window).plot_grid  # the plots, not the controls column
+    out = window.export_png(tmp_path / "fig.png", 1920)
+    image = QImage(str(out))
+    assert image.width() == 1920
+    assert image.height() == round(fig.height() * 1920 / fig.width())
+    colours = {image.pixel(x, y) for x in range(0, 1920, 9) for y in range(0, image.height(), 9)}
+    assert len(colours) > 50  # a picture, not a blank
+    small = QImage(str(window.export_png(tmp_path / "small.png", 640)))
+    assert small.width() == 640
+    with pytest.raises(ValueError, match="width must be"):
+        window.export_png(tmp_path / "huge.png", 100_000)
+    assert not (tmp_path / "huge.png").exists()
+
+
+def test_svg_is_a_vector_drawing(window: MainWindow, tmp_path: Path) -> None:
+    out = window.export_svg(tmp_path / "fig.svg")
+    text = out.read_text(encoding="utf-8")
+    assert "<svg" in text and "</svg>" in text and "Sine explorer" in text
+    assert "<path" in text or "<polyline" in text
+
+
+def _sections(path: Path) -> dict[str, tuple[list[str], list[str], list[list[str]]]]:
+    """view → (series names, header, rows) from the CSV layout of export.py."""
+    lines = path.read_text(encoding="utf-8-sig").splitlines()
+    assert lines[0].startswith("# PosEnc Explorer: tab sine")
+    out: dict[str, tuple[list[str], list[str], list[list[str]]]] = {}
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        if line.startswith("# view "):
+            view, _, names = line[len("# view ") :].partition(": ")
+            block = []
+            k += 1
+            while k < len(lines) and lines[k] and not lines[k].startswith("#"):
+                block.append(lines[k])
+                k += 1
+            rows = list(csv.reader(block))
+            out[view] = (names.split(", "), rows[0], rows[1:])
+        else:
+            k += 1
+    return out
+
+
+def test_csv_columns_match_panel_data(window: MainWindow, tmp_path: Path) -> None:
+    panel = _panel(window)
+    out = window.export_csv(tmp_path / "data.csv")
+    sections = _sections(out)
+    data = panel.data()
+    assert list(sections) == [v for v, s in data.items() if s]
+    for view, series in data.items():
+        if not series:
+            continue
+        names, header, rows = sections[view]
+        expected = export.columns(series)
+        assert names == [c[0] for c in expected]
+        assert header == [c[1] for c in expected]
+        for col, (_, _, values) in enumerate(expected):
+            cells = [r[col] for r in rows if col < len(r) and r[col] != ""]
+            got = np.array([float(c) for c in cells])
+            np.testing.assert_array_equal(got, values.astype(float))
+    # labels and units as headers: "time t [s]"
+    assert sections["wave"][1][0] == f"{data['wave']['t'].label} [{data['wave']['t'].unit}]"
+    assert "amplitude=1.0" in out.read_text(encoding="utf-8-sig")
+
+
+def test_csv_layout_for_2d_bool_and_scalar() -> None:
+    data = {
+        "v": {
+            "m": Series(np.arange(6).reshape(3, 2), "matrix", "rad"),
+            "flag": Series(np.array(True), "on", ""),
+            "short": Series(np.array([0.1]), "x", ""),
+        },
+        "empty": {},
+    }
+    text = export.csv_text(data, tab="t", title="T")
+    lines = text.splitlines()
+    assert "# view v: m[:,0], m[:,1], flag, short" in lines
+    assert "matrix [rad] (column 0),matrix [rad] (column 1),on,x" in lines
+    assert "0,1,1,0.1" in lines and "2,3,," in lines
+    assert "empty" not in text
+
+
+def test_npz_round_trip_equals_the_arrays(window: MainWindow, tmp_path: Path) -> None:
+    panel = _panel(window)
+    out = window.export_npz(tmp_path / "data.npz")
+    data = panel.data()
+    with np.load(out, allow_pickle=False) as archive:
+        meta = json.loads(str(archive["__meta__"]))
+        keys = set(archive.files) - {"__meta__"}
+        assert keys == {f"{v}/{n}" for v, s in data.items() for n in s}
+        for view, series in data.items():
+            for name, s in series.items():
+                np.testing.assert_array_equal(archive[f"{view}/{name}"], s.values)
+                assert archive[f"{view}/{name}"].dtype == s.values.dtype
+                assert meta["series"][f"{view}/{name}"] == {"label": s.label, "unit": s.unit}
+    assert meta["tab"] == "sine" and meta["params"] == panel.state.values()
+
+
+Exporter = Callable[[MainWindow, Path, bool], Path]
+EXPORTERS: dict[str, Exporter] = {
+    "png": lambda w, p, o: w.export_png(p, 800, overwrite=o),
+    "svg": lambda w, p, o: w.export_svg(p, overwrite=o),
+    "csv": lambda w, p, o: w.export_csv(p, overwrite=o),
+    "npz": lambda w, p, o: w.export_npz(p, overwrite=o),
+}
+
+
+@pytest.mark.parametrize("kind", EXPORTERS)
+def test_existing_files_are_not_replaced_unasked(
+    window: MainWindow, tmp_path: Path, kind: str
+) -> None:
+    path = tmp_path / f"out.{kind}"
+    path.write_bytes(b"precious")
+    with pytest.raises(FileExistsError, match="exists already"):
+        EXPORTERS[kind](window, path, False)
+    assert path.read_bytes() == b"precious"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]  # no temp file left
+    EXPORTERS[kind](window, path, True)
+    assert path.read_bytes() != b"precious"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+
+
+def test_failed_write_leaves_nothing(tmp_path: Path) -> None:
+    target = tmp_path / "out.csv"
+
+    def broken(tmp: Path) -> None:
+        tmp.write_text("half")
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        export.atomic_write(target, broken)
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(OSError):
+        export.write_csv({}, tmp_path / "no" / "dir.csv")
+
+
+def test_copy_figure_puts_an_image_on_the_clipboard(window: MainWindow) -> None:
+    QGuiApplication.clipboard().clear()
+    assert window.copy_figure()
+    image = QGuiApplication.clipboard().image()
+    assert not image.isNull()
+    assert image.width() == window.export_width()
+    assert "copied to the clipboard" in window.statusBar().currentMessage()
+
+
+def test_export_actions_wait_for_the_panels(qtbot: QtBot) -> None:
+    w = MainWindow(session=Session("sine"))
+    qtbot.addWidget(w)
+    assert not w.export_action.isEnabled() and not w.copy_action.isEnabled()
+    assert not w.copy_figure()
+    w.load_panels()
+    assert w.export_action.isEnabled() and w.copy_action.isEnabled()
+    assert w.export_action.shortcut().toString() == "Ctrl+E"
+    assert w.copy_action.shortcut().toString() == "Ctrl+Shift+C"
+
+
+@pytest.mark.parametrize("tab_id", TAB_IDS)
+def test_every_tab_exports_its_data(tab_id: str, tmp_path: Path, qtbot: QtBot) -> None:
+    """Generic: whatever a tab records can be written as CSV and .npz."""
+    from posenc_gui.panels import get_panel
+    from posenc_gui.state import ParamState
+
+    cls = get_panel(tab_id)
+    panel = cls(ParamState(cls.model))
+    qtbot.addWidget(panel)
+    data = panel.data()
+    export.write_csv(data, tmp_path / "d.csv", tab=tab_id)
+    export.write_npz(data, tmp_path / "d.npz", tab=tab_id)
+    with np.load(tmp_path / "d.npz", allow_pickle=False) as archive:
+        assert len(archive.files) == 1 + sum(len(s) for s in data.values())

@@ -1,0 +1,273 @@
+"""Sessions in the window: save / open (in place, all or nothing), Open recent, the last state."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings
+from pytestqt.qtbot import QtBot
+
+from posenc_gui.main_window import (
+    FOLLOW_SYSTEM_KEY,
+    MAX_RECENT,
+    MainWindow,
+    last_session_path,
+    load_last_session,
+    read_recent,
+    write_recent,
+)
+from posenc_gui.state import ParamError, ParamState
+from posenc_gui.state.registry import TAB_IDS
+from posenc_gui.state.session import SCHEMA_VERSION, Session
+from posenc_gui.widgets import style as style_mod
+
+
+@pytest.fixture(autouse=True)
+def clean_settings() -> Iterator[None]:
+    QSettings().remove(FOLLOW_SYSTEM_KEY)
+    write_recent([])
+    yield
+    style_mod.hub().set_style(style_mod.Style())
+    QSettings().remove(FOLLOW_SYSTEM_KEY)
+    write_recent([])
+
+
+def _window(qtbot: QtBot, tab: str = "sine") -> MainWindow:
+    w = MainWindow(session=Session(tab))
+    qtbot.addWidget(w)
+    w.load_panels()
+    return w
+
+
+def _perturb(state: ParamState) -> None:
+    """Move every numeric parameter to the far end of its range (when the state accepts it)."""
+    for p in state.model.params:
+        if p.kind not in ("int", "float"):
+            continue
+        lo, hi = state.limits().get(p.name, (p.minimum, p.maximum))
+        lo = p.minimum if lo is None else lo
+        hi = p.maximum if hi is None else hi
+        if lo is None or hi is None:
+            continue
+        target = p.clamp(hi if state.get(p.name) != hi else lo, lo, hi)
+        with contextlib.suppress(ParamError):
+            state.set(p.name, target)
+
+
+def _everything(w: MainWindow) -> dict[str, Any]:
+    s = w.session
+    return {
+        "tab": w.current_tab_id(),
+        "values": {t: s.state(t).values() for t in TAB_IDS},
+        "views": {t: dict(v) for t, v in s.view_states.items() if v},
+        "theme": s.theme,
+        "scale": s.scale,
+        "hub": style_mod.hub().style,
+    }
+
+
+def test_round_trip_every_tab_exactly_back(qtbot: QtBot, tmp_path: Path) -> None:
+    w = _window(qtbot)
+    states = {t: w.session.state(t) for t in TAB_IDS}  # the objects panels hold
+    for state in states.values():
+        _perturb(state)
+    w.session.view_states["rope"] = {"x_range": [-40.0, 60.0]}
+    w.set_theme_mode("dark")
+    w.zoom(+1)
+    saved = _everything(w)
+    path = tmp_path / "lecture.json"
+    assert w.save_session(path)
+    assert "Saved session" in w.statusBar().currentMessage()
+
+    # change everything
+    for state in states.values():
+        state.reset()
+    w.session.view_states.clear()
+    w.set_theme_mode("light")
+    w.zoom(0)
+    w.session.state("sine").set("dim", 16)
+    assert _everything(w) != saved
+
+    assert w.open_session(path)
+    assert _everything(w) == saved
+    # updated in place: the panel still mirrors the window's state object
+    for t in TAB_IDS:
+        assert w.session.state(t) is states[t]
+    panel = w.panels["sine"]
+    assert panel.state is states["sine"]
+    panel.refresh_now()
+    assert panel.data()["ladder_formula"]["dim"].values == saved["values"]["sine"]["dim"]
+    assert w.theme_actions["dark"].isChecked()
+    assert str(path.resolve()) == w.recent_sessions()[0]
+
+
+def test_open_switches_tab_and_builds_it(qtbot: QtBot, tmp_path: Path) -> None:
+    session = Session("rotation")
+    session.state("sine").set("amplitude", 0.5)
+    path = tmp_path / "s.json"
+    session.save(path)
+    w = _window(qtbot)
+    assert w.open_session(path)
+    assert w.current_tab_id() == "rotation"
+    assert "rotation" in w.panels
+    assert w.session.state("sine").get("amplitude") == 0.5
+
+
+def _good_dict() -> dict[str, Any]:
+    return Session("sine").to_dict()
+
+
+def _bad_files() -> list[tuple[str, bytes, str]]:
+    newer = {**_good_dict(), "version": SCHEMA_VERSION + 1}
+    out_of_range = _good_dict()
+    out_of_range["tabs"]["sine"]["params"]["amplitude"] = 99
+    unknown_param = _good_dict()
+    unknown_param["tabs"]["sine"]["params"]["bogus"] = 1
+    unknown_tab = _good_dict()
+    unknown_tab["tabs"]["nope"] = {"params": {}}
+    bad_theme = {**_good_dict(), "theme": "sepia"}
+    bad_scale = {**_good_dict(), "scale": 50}
+    return [
+        ("malformed", b'{"kind": "posenc-explorer-session", ', "invalid JSON"),
+        ("not_a_session", json.dumps({"hello": 1}).encode(), "not a session"),
+        ("newer", json.dumps(newer).encode(), "newer version"),
+        ("out_of_range", json.dumps(out_of_range).encode(), "amplitude"),
+        ("unknown_param", json.dumps(unknown_param).encode(), "bogus"),
+        ("unknown_tab", json.dumps(unknown_tab).encode(), "unknown tab"),
+        ("bad_theme", json.dumps(bad_theme).encode(), "'theme'"),
+        ("bad_scale", json.dumps(bad_scale).encode(), "'scale'"),
+        ("not_utf8", b"\xff\xfe\x00garbage", "not UTF-8"),
+    ]
+
+
+@pytest.mark.parametrize(("name", "content", "reason"), _bad_files(), ids=lambda x: str(x)[:14])
+def test_bad_files_are_refused_and_change_nothing(
+    qtbot: QtBot, tmp_path: Path, name: str, content: bytes, reason: str
+) -> None:
+    w = _window(qtbot)
+    _perturb(w.session.state("sine"))
+    w.set_theme_mode("dark")
+    before = _everything(w)
+    path = tmp_path / f"{name}.json"
+    path.write_bytes(content)
+    assert not w.open_session(path)
+    assert _everything(w) == before
+    assert w.error_box is not None
+    assert reason in w.error_box.text() and "Nothing was changed" in w.error_box.informativeText()
+    assert reason in w.statusBar().currentMessage()
+    assert w.recent_sessions() == []
+    w.error_box.close()
+
+
+def test_missing_file_is_refused(qtbot: QtBot, tmp_path: Path) -> None:
+    w = _window(qtbot)
+    before = _everything(w)
+    assert not w.open_session(tmp_path / "nowhere.json")
+    assert _everything(w) == before
+    assert w.error_box is not None and "nowhere.json" in w.error_box.text()
+    w.error_box.close()
+
+
+def test_save_failure_is_reported(qtbot: QtBot, tmp_path: Path) -> None:
+    w = _window(qtbot)
+    assert not w.save_session(tmp_path / "no" / "such" / "dir.json")
+    assert w.error_box is not None and "Could not save" in w.error_box.text()
+    assert not (tmp_path / "no").exists()
+    w.error_box.close()
+
+
+def test_recent_sessions_newest_first_capped_and_pruned(qtbot: QtBot, tmp_path: Path) -> None:
+    w = _window(qtbot)
+    paths = [tmp_path / f"s{k}.json" for k in range(MAX_RECENT + 2)]
+    for p in paths:
+        assert w.save_session(p)
+    recent = w.recent_sessions()
+    assert recent == [str(p.resolve()) for p in reversed(paths)][:MAX_RECENT]
+    assert QSettings().value("recent_sessions", type=list) == recent
+    entries = [a for a in w.recent_menu.actions() if a.objectName().startswith("recent_")]
+    assert [a.text() for a in entries[:2]] == [f"&1 {paths[-1].name}", f"&2 {paths[-2].name}"]
+
+    paths[-1].unlink()
+    paths[-2].unlink()
+    w.recent_menu.aboutToShow.emit()  # what opening the menu does
+    assert w.recent_sessions() == recent[2:]
+    message = w.statusBar().currentMessage()
+    assert "Removed from Open recent" in message and paths[-1].name in message
+
+    # opening an entry that vanished meanwhile: removed, with a message
+    paths[-3].unlink()
+    assert not w.open_recent(str(paths[-3].resolve()))
+    assert str(paths[-3].resolve()) not in w.recent_sessions()
+    assert w.error_box is not None and "no longer exists" in w.error_box.text()
+    w.error_box.close()
+
+    # re-opening moves an entry to the top
+    assert w.open_recent(str(paths[-5].resolve()))
+    assert w.recent_sessions()[0] == str(paths[-5].resolve())
+    w.clear_recent()
+    assert w.recent_sessions() == []
+    assert not w.recent_menu.findChild(object, "clear_recent").isEnabled()
+
+
+def test_recent_ignores_junk_in_settings(qtbot: QtBot) -> None:
+    QSettings().setValue("recent_sessions", "just-a-string.json")
+    assert read_recent() == ["just-a-string.json"]
+    QSettings().setValue("recent_sessions", 42)
+    assert read_recent() == []
+    QSettings().setValue("recent_sessions", ["a.json", "", 3, "b.json"])
+    assert read_recent() == ["a.json", "b.json"]
+
+
+def test_last_state_written_on_close_and_restored(qtbot: QtBot) -> None:
+    last_session_path().unlink(missing_ok=True)
+    w = _window(qtbot)
+    w.session.state("sine").set("dim", 32)
+    w.tabs.setCurrentIndex(TAB_IDS.index("rotation"))
+    w.set_theme_mode("dark")
+    w.set_presentation(True)  # presentation is not kept: the scale from before it is
+    w.close()
+    restored, notice = load_last_session()
+    assert notice == "" and restored is not None
+    assert restored.state("sine").get("dim") == 32
+    assert restored.current_tab == "rotation"
+    assert (restored.theme, restored.scale) == ("dark", 1.0)
+
+    w2 = MainWindow(session=restored)
+    qtbot.addWidget(w2)
+    assert w2.current_tab_id() == "rotation"
+    assert style_mod.hub().style == style_mod.Style(scale=1.0, theme="dark")
+    assert w2.theme_actions["dark"].isChecked()
+
+
+def test_bad_last_state_is_ignored_with_a_message(qtbot: QtBot) -> None:
+    path = last_session_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"kind": "posenc-explorer-session", "version": 99}', encoding="utf-8")
+    session, notice = load_last_session()
+    assert session is None
+    assert "not restored" in notice and "newer version" in notice
+    w = MainWindow(session=None, notice=notice)
+    qtbot.addWidget(w)
+    assert "not restored" in w.statusBar().currentMessage()
+    w.load_panels()
+    assert "not restored" in w.statusBar().currentMessage()
+    path.unlink()
+    assert load_last_session() == (None, "")
+
+
+def test_open_during_presentation_keeps_presenting(qtbot: QtBot, tmp_path: Path) -> None:
+    session = Session("sine")
+    session.scale = 1.3
+    path = tmp_path / "s.json"
+    session.save(path)
+    w = _window(qtbot)
+    w.set_presentation(True)
+    assert w.open_session(path)
+    assert w.presenting() and style_mod.hub().style.scale == pytest.approx(1.6)
+    w.set_presentation(False)
+    assert style_mod.hub().style.scale == pytest.approx(1.3)
