@@ -36,7 +36,7 @@ from posenc_gui.state import ParamError, ParamState, TabModel
 from posenc_gui.widgets import style as style_mod
 from posenc_gui.widgets.controls import ControlGroup
 from posenc_gui.widgets.style import Style, StyleBook
-from posenc_gui.widgets.styled import configure, move_line
+from posenc_gui.widgets.styled import MIN_PLOT_HEIGHT, configure, move_line
 from posenc_gui.widgets.views import Context, Series, View, ViewSet
 
 #: The side column never gets narrower than this (pixels at scale 1) while shown.
@@ -141,12 +141,40 @@ class ReflowGrid(QWidget):
                 self.grid.setRowStretch(r, 1 if isinstance(c.widget, pg.PlotWidget) else 0)
             self.grid.setColumnStretch(0, 1)
         else:
+            for c in self.cells:  # back to the legible minimum the style gave
+                if isinstance(c.widget, pg.PlotWidget):
+                    c.widget.setMinimumHeight(int(MIN_PLOT_HEIGHT * self.scale))
+                elif isinstance(c.widget, QScrollArea):
+                    c.widget.setMinimumHeight(0)
             for c in self.cells:
                 self.grid.addWidget(c.widget, c.row, c.col, c.rowspan, c.colspan)
             for r, s in self.row_stretch.items():
                 self.grid.setRowStretch(r, s)
             for k, s in self.col_stretch.items():
                 self.grid.setColumnStretch(k, s)
+
+    def fit(self, width: int, visible_height: int) -> None:
+        """Size the cells of the narrow column for ``width`` (the grid's width in pixels).
+
+        Plots get a legible height (0.6 × the width, at least their minimum, at most what is
+        visible at once) rather than sharing the window's height as slivers; a scrolled text
+        cell is made as tall as its text, so the column scrolls as one and no text area has a
+        scroll bar of its own.
+        """
+        if not self.narrow:
+            return
+        floor = int(MIN_PLOT_HEIGHT * self.scale)
+        for c in self.cells:
+            w = c.widget
+            if isinstance(w, pg.PlotWidget):
+                h = max(floor, min(int(0.6 * width), int(0.9 * visible_height)))
+            elif isinstance(w, QScrollArea) and (inner := w.widget()) is not None:
+                h = inner.heightForWidth(width) if inner.hasHeightForWidth() else -1
+                h = h if h > 0 else inner.sizeHint().height()
+            else:
+                continue
+            if w.minimumHeight() != h:
+                w.setMinimumHeight(h)
 
 
 class PlotScroll(QScrollArea):
@@ -161,7 +189,10 @@ class PlotScroll(QScrollArea):
         self.setFrameShape(QFrame.Shape.NoFrame)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
-        self.grid.set_narrow(event.size().width() < REFLOW_WIDTH * self.grid.scale)
+        size = event.size()
+        self.grid.set_narrow(size.width() < REFLOW_WIDTH * self.grid.scale)
+        bar = self.verticalScrollBar().sizeHint().width()
+        self.grid.fit(size.width() - bar, size.height())
         super().resizeEvent(event)
 
 

@@ -1,0 +1,44 @@
+"""Every tab on a 1024×768 projector: plots keep a legible size, text never scrolls on its own.
+
+The panel gets what a maximised 1024×768 window leaves it (menu bar, tab bar and status bar
+take about 100 px). Below the reflow width the plots stand in one scrolling column.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+import pytest
+from PySide6.QtWidgets import QApplication, QScrollArea
+from pytestqt.qtbot import QtBot
+
+from posenc_gui.panels import get_panel
+from posenc_gui.panels.base import SIDE_MIN_WIDTH
+from posenc_gui.state import ParamState
+from posenc_gui.state.registry import TAB_IDS
+from posenc_gui.widgets.styled import MIN_PLOT_HEIGHT, MIN_PLOT_WIDTH
+
+SIZES = [(1024, 668), (1280, 620)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("tab_id", TAB_IDS)
+def test_plots_keep_a_legible_size(qtbot: QtBot, tab_id: str, size: tuple[int, int]) -> None:
+    cls = get_panel(tab_id)
+    panel = cls(ParamState(cls.model))
+    qtbot.addWidget(panel)
+    panel.resize(*size)
+    panel.show()
+    qtbot.waitExposed(panel)
+    for _ in range(3):
+        QApplication.processEvents()
+    plots = panel.findChildren(pg.PlotWidget)
+    assert plots
+    for plot in plots:
+        assert plot.width() >= MIN_PLOT_WIDTH, (plot.objectName(), plot.width())
+        assert plot.height() >= MIN_PLOT_HEIGHT, (plot.objectName(), plot.height())
+    side = panel.side_scroll
+    assert side.isVisible() and side.width() >= SIDE_MIN_WIDTH
+    if panel.plot_grid.narrow:
+        # one column scrolls as a whole: no text cell has a scroll bar of its own
+        for area in panel.plot_grid.findChildren(QScrollArea):
+            assert not area.verticalScrollBar().isVisible(), area.objectName()
