@@ -122,6 +122,8 @@ class ReflowGrid(QWidget):
         self.grid = QGridLayout(self)
         self.grid.setContentsMargins(0, 0, 0, 0)
         self.scale = 1.0
+        #: Below this width (pixels at scale 1) the cells stand in one column.
+        self.reflow_width = REFLOW_WIDTH
         self.set_narrow(False)
 
     def set_narrow(self, narrow: bool) -> None:
@@ -190,7 +192,7 @@ class PlotScroll(QScrollArea):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         size = event.size()
-        self.grid.set_narrow(size.width() < REFLOW_WIDTH * self.grid.scale)
+        self.grid.set_narrow(size.width() < self.grid.reflow_width * self.grid.scale)
         bar = self.verticalScrollBar().sizeHint().width()
         self.grid.fit(size.width() - bar, size.height())
         super().resizeEvent(event)
@@ -200,6 +202,9 @@ class Panel(QWidget):
     """Base of every tab. ``message`` carries user-facing notices (rejected input...)."""
 
     model: ClassVar[type[TabModel]]
+    #: The plot area's width (pixels at scale 1) below which its grid becomes one column: a
+    #: grid with more cells side by side needs more.
+    reflow_width: ClassVar[int] = REFLOW_WIDTH
     message = Signal(str)
 
     def __init__(
@@ -283,6 +288,7 @@ class Panel(QWidget):
         self.side_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.side_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.plot_grid = ReflowGrid(cells, row_stretch or {}, col_stretch or {}, self)
+        self.plot_grid.reflow_width = self.reflow_width
         plots = PlotScroll(self.plot_grid, self)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("panel_splitter")

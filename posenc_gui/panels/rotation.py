@@ -62,6 +62,7 @@ class RotationPanel(Panel):
     """The ``rotation`` tab."""
 
     model = RotationModel
+    reflow_width = 1100  # four cells side by side: text beside plots needs the room
 
     def build(self) -> None:
         self._build_rotation()
