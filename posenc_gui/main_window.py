@@ -316,9 +316,9 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         quit_action = QAction("&Quit", self)
         quit_action.setObjectName("quit_action")
-        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        if quit_action.shortcut().isEmpty():
-            quit_action.setShortcut(QKeySequence("Ctrl+Q"))
+        # The platform's Quit key can be a bare "Exit" key (offscreen, some X desktops): Ctrl+Q
+        # is what users type everywhere.
+        quit_action.setShortcut(QKeySequence("Ctrl+Q"))
         quit_action.triggered.connect(self.close)
         file_menu.addAction(quit_action)
 
@@ -535,11 +535,15 @@ class MainWindow(QMainWindow):
     def shortcut_table(self) -> list[tuple[str, str, str]]:
         """``(menu, action, shortcuts)`` of every menu action that has a shortcut."""
         rows: list[tuple[str, str, str]] = []
+        # Sub-menus are found through their menu actions, not ``QAction.menu()``: with PySide6
+        # that call hands the C++ menu to a Python wrapper that deletes it when collected.
+        submenus = {m.menuAction(): m for m in self.findChildren(QMenu)}
 
         def walk(menu: QMenu, path: str) -> None:
             for a in menu.actions():
-                if a.menu() is not None:
-                    walk(a.menu(), f"{path} ▸ {a.text().replace('&', '')}")  # type: ignore[arg-type]
+                sub = submenus.get(a)
+                if sub is not None:
+                    walk(sub, f"{path} ▸ {a.text().replace('&', '')}")
                 elif a.shortcuts():
                     keys = ", ".join(
                         k.toString(QKeySequence.SequenceFormat.NativeText) for k in a.shortcuts()
@@ -547,8 +551,9 @@ class MainWindow(QMainWindow):
                     rows.append((path, a.text().replace("&", "").rstrip("…"), keys))
 
         for top in self.menuBar().actions():
-            if top.menu() is not None:
-                walk(top.menu(), top.text().replace("&", ""))  # type: ignore[arg-type]
+            sub = submenus.get(top)
+            if sub is not None:
+                walk(sub, top.text().replace("&", ""))
         return rows
 
     def show_shortcuts(self) -> None:

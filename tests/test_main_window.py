@@ -78,6 +78,8 @@ def test_menus_and_about(qtbot: QtBot) -> None:
     assert themes == ["&System", "&Light", "&Dark"] and w.theme_group.isExclusive()
     assert "Vaswani" in ABOUT_HTML and "RoFormer" in ABOUT_HTML and "0." in ABOUT_HTML
     assert w.full_screen_action.shortcuts()[0].toString() == "F11"
+    table = {(menu, name): keys for menu, name, keys in w.shortcut_table()}
+    assert table[("File", "Quit")] == "Ctrl+Q"
     shortcuts = [a.shortcut().toString() for a in w.tab_menu.actions()]
     assert shortcuts == [tab_shortcut(i).toString() for i in range(len(TAB_IDS))]
 
