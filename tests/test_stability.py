@@ -1,4 +1,4 @@
-"""Regression guard for GUIDE §3: PySide6 6.12.0 corrupted the refcount of None/True/False on
+"""Regression guard: PySide6 6.12.0 corrupted the refcount of None/True/False on
 void Qt calls and aborted the process a few thousand calls later. 20,000 calls must leave the
 refcounts where they were (they would drop by ~20,000 with the broken build)."""
 

@@ -1,7 +1,7 @@
 """Pure-torch maths core of PosEnc Explorer (no Qt).
 
 Sinusoidal / binary / naive / learned absolute encodings, RoPE, ALiBi and similarity helpers.
-Conventions are documented in each module and in GUIDE §4: frequencies ``ω_i = θ_i =
+Conventions are documented in each module (the README sums them up): frequencies ``ω_i = θ_i =
 base^(-2i/d)``; sinusoidal layouts ``"interleaved"`` (paper) and ``"concat"``; RoPE layouts
 ``"interleaved"`` (RoFormer, GPT-J, LLaMA) and ``"half"`` (GPT-NeoX, HF ``rotate_half``).
 Invalid arguments raise :class:`ValueError` naming the argument and the accepted range.

@@ -1,7 +1,7 @@
 """ALiBi: attention with linear biases (Press, Smith & Lewis 2022).
 
-Conventions (GUIDE §4)
-----------------------
+Conventions
+-----------
 * Slopes: ``2^(-8h/n)`` for ``h = 1 … n`` when ``n`` is a power of two. Otherwise take the
   slopes of the nearest lower power of two ``p``, followed by every other slope (indices
   0, 2, 4, …) of ``2p``, keeping the first ``n - p`` of them (the reference implementation).
