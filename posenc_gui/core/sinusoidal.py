@@ -15,6 +15,7 @@ Conventions (GUIDE §4)
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Literal
@@ -70,6 +71,16 @@ def inverse_frequencies(dim: int, base: float = 10000.0) -> Tensor:
     """
     dim = check_even_dim(dim)
     base = check_base(base)
+    return _inverse_frequencies(dim, base).clone()
+
+
+@functools.lru_cache(maxsize=16)
+def _inverse_frequencies(dim: int, base: float) -> Tensor:
+    """The cached frequencies behind :func:`inverse_frequencies` (never handed out: cloned).
+
+    A slider step of a tab asks for the same ``(dim, base)`` several times (read-outs, table,
+    curves); the arange/pow costs more than the clone.
+    """
     exponents = torch.arange(0, dim, 2, dtype=torch.float64) / dim
     return torch.pow(torch.tensor(base, dtype=torch.float64), -exponents)
 
@@ -311,6 +322,15 @@ def _dirichlet_ratio(n: Tensor, omega: Tensor) -> Tensor:
     ``n`` usually takes one or two distinct values (pixels of equal width): the ratio is
     computed once per distinct ``n``.
     """
+    ratio, inverse = _dirichlet_ratio_unique(n, omega)
+    return ratio[inverse]
+
+
+def _dirichlet_ratio_unique(n: Tensor, omega: Tensor) -> tuple[Tensor, Tensor]:
+    """The ratio of :func:`_dirichlet_ratio` per distinct ``n``: ``(ratio (U, W), inverse (K,))``.
+
+    ``_dirichlet_ratio(n, omega) == ratio[inverse]``.
+    """
     half = omega / 2.0
     s = torch.sin(half)
     uniq, inverse = torch.unique(n, return_inverse=True)
@@ -318,7 +338,7 @@ def _dirichlet_ratio(n: Tensor, omega: Tensor) -> Tensor:
     den = uniq[:, None] * s[None, :]
     zero = s[None, :] == 0.0
     ratio = torch.where(zero, torch.ones_like(num), num / torch.where(zero, 1.0, den))
-    return ratio[inverse]
+    return ratio, inverse
 
 
 def sinusoidal_column_means(
@@ -329,6 +349,7 @@ def sinusoidal_column_means(
     base: float = 10000.0,
     *,
     layout: SinusoidalLayout = "interleaved",
+    columns_first: bool = False,
 ) -> Tensor:
     """Mean of ``PE[p, c]`` over the integer positions ``p = first[k] … last[k]`` (inclusive).
 
@@ -342,9 +363,11 @@ def sinusoidal_column_means(
         first, last: ``K`` integer-valued positions with ``first[k] <= last[k]``.
         columns: ``C`` column indices in ``[0, dim)``.
         dim, base, layout: as in :func:`sinusoidal_encoding`.
+        columns_first: return the transposed table, shape ``(C, K)`` (contiguous; the same
+            numbers): what an image with one row per column needs, without a transposing copy.
 
     Returns:
-        float64 tensor of shape ``(K, C)``.
+        float64 tensor of shape ``(K, C)`` (``(C, K)`` with ``columns_first``), contiguous.
     """
     a = to_float64_vector(first, "first")
     b = to_float64_vector(last, "last")
@@ -367,16 +390,21 @@ def sinusoidal_column_means(
     else:
         pair, is_sin = cols % half, cols < half
     omega = inverse_frequencies(dim, base)[pair]  # in (0, 1]: no reduction modulo 2π needed
-    ratio = _dirichlet_ratio(n, omega)
-    mid = (a + b)[:, None] / 2.0
-    out = torch.empty((a.shape[0], cols.shape[0]), dtype=torch.float64)
+    # Computed column by column (rows of ``out``): each row a contiguous run of positions.
+    ratio, inverse = _dirichlet_ratio_unique(n, omega)  # (U, C): U distinct counts, often 1
+    mid = ((a + b) / 2.0)[None, :]
+    out = torch.empty((cols.shape[0], a.shape[0]), dtype=torch.float64)
     sin_idx = torch.nonzero(is_sin).reshape(-1)
     cos_idx = torch.nonzero(~is_sin).reshape(-1)
     if sin_idx.numel():
-        out[:, sin_idx] = torch.sin(mid * omega[sin_idx][None, :])
+        out[sin_idx] = torch.sin(omega[sin_idx][:, None] * mid)
     if cos_idx.numel():
-        out[:, cos_idx] = torch.cos(mid * omega[cos_idx][None, :])
-    return out * ratio
+        out[cos_idx] = torch.cos(omega[cos_idx][:, None] * mid)
+    if ratio.shape[0] == 1:
+        out *= ratio.T  # (C, 1) broadcast over the positions
+    elif ratio.shape[0] > 1:
+        out *= ratio.T[:, inverse]
+    return out if columns_first else out.T.contiguous()
 
 
 def sinusoidal_dot_by_offset(offsets: RealVector, dim: int, base: float = 10000.0) -> Tensor:

@@ -122,6 +122,15 @@ def position_bins(
     return first, np.maximum(last, first), start, extent
 
 
+def colour_index(values: torch.Tensor) -> np.ndarray:
+    """Colour-map indices (uint8, 0…255) of values on the fixed scale [−1, 1].
+
+    The mapping pyqtgraph applies for levels (−1, 1) and a 256-entry table:
+    ``floor((v + 1) · 128)``, clipped to 0…255.
+    """
+    return values.add(1.0).mul_(128.0).clamp_(0.0, 255.0).to(torch.uint8).numpy()
+
+
 def _pixels(vb: pg.ViewBox, horizontal: bool) -> int:
     size = vb.width() if horizontal else vb.height()
     return int(min(max(round(float(size)), MIN_SAMPLES), MAX_SAMPLES))
@@ -301,6 +310,15 @@ class HeatmapPanel(Panel):
         self.image, self.colorbar = styled.heatmap(
             b, self.heat_plot, (-1.0, 1.0), "diverging", "PE value"
         )
+        # The image gets RGBA pixels coloured here (see :meth:`_push_image`), not float values
+        # that pyqtgraph maps through levels and a LUT at every paint (an Indexed8 image drawn
+        # scaled costs several times an RGBA one): the bar only shows the scale.
+        self.colorbar.setImageItem([])
+        self.image.setLevels(None)
+        #: Colour-map index (0…255) of every image pixel, (shown columns, pixel columns).
+        self.image_index = np.zeros((0, 0), dtype=np.uint8)
+        self._lut32 = np.zeros(256, dtype=np.uint32)
+        b.add(self._style_image)
         self.pos_line = self._crosshair(self.heat_plot, 90, "Drag to choose the position p")
         self.dim_line = self._crosshair(self.heat_plot, 0, "Drag to choose the dimension j")
         self.hover_label = FormulaLabel("hover_formula", self, b, kind="title")
@@ -618,22 +636,18 @@ class HeatmapPanel(Panel):
         first, last, xs, xw = position_bins(x0, x1, positions, _pixels(self.heat_vb, True))
         cols, ys, yh = axis_samples(y0, y1, shown, _pixels(self.heat_vb, False))
         aggregated = bool((last > first).any())
-        if aggregated:
-            table = sinusoidal_column_means(
-                torch.from_numpy(first), torch.from_numpy(last), torch.from_numpy(cols),
-                dim, base, layout=layout,
-            )  # fmt: skip
-        else:
-            table = sinusoidal_columns(
-                torch.from_numpy(first), torch.from_numpy(cols), dim, base, layout=layout
-            )
+        # one row per shown column (the image's rows); a pixel covering one position is
+        # that entry itself (the mean of one term)
+        table_t = sinusoidal_column_means(
+            torch.from_numpy(first), torch.from_numpy(last), torch.from_numpy(cols),
+            dim, base, layout=layout, columns_first=True,
+        )  # fmt: skip
         self.image_first, self.image_last, self.image_dims = first, last, cols
         self.image_positions = (first + last) // 2
-        self.image_table = table.numpy()
+        self.image_table = table_t.numpy().T  # (pixel columns, shown columns), a view
         self.image_mean_over = xw / len(first)
-        self.image.setImage(
-            np.ascontiguousarray(self.image_table.T, dtype=np.float32), autoLevels=False
-        )
+        self.image_index = colour_index(table_t)
+        self._push_image()
         # the rect is a scale per image pixel: set it again whenever the shape changed too
         rect = (xs, ys, xw, yh)
         if (rect, self.image_table.shape) != self._image_placed:
@@ -649,6 +663,18 @@ class HeatmapPanel(Panel):
         ctx.record("dims", cols, "dimension column of each pixel row")
         ctx.record("mean_over", self.image_mean_over, "positions per pixel column (mean)")
         self.last_view_seconds = time.perf_counter() - start_time
+
+    def _style_image(self, st: Style) -> None:
+        lut = st.colormap("diverging").getLookupTable(nPts=256, alpha=True)
+        self._lut32 = np.ascontiguousarray(lut, dtype=np.uint8).view(np.uint32).reshape(256)
+        if self.image_index.size:
+            self._push_image()
+
+    def _push_image(self) -> None:
+        """Colour :attr:`image_index` with the colour map and hand the RGBA pixels over."""
+        rows, cols = self.image_index.shape
+        rgba = np.take(self._lut32, self.image_index).view(np.uint8).reshape(rows, cols, 4)
+        self.image.setImage(rgba, autoLevels=False)
 
     def _set_bounds(self, line: pg.InfiniteLine, key: str, hi: float) -> None:
         """Bound a draggable line; setBounds clamps (and announces) the old value: not echoed."""

@@ -149,3 +149,33 @@ def test_fast_columns_average_to_zero_at_a_million_positions() -> None:
     slow = torch.repeat_interleave(lam > 30 * count / pixels, 2)
     assert int(slow.sum()) >= 2
     torch.testing.assert_close(means[:, slow], samples[:, slow], rtol=0, atol=0.02)
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "concat"])
+def test_column_means_columns_first_is_the_transpose(layout: str) -> None:
+    """One row per column (what the heatmap image needs), contiguous, the same numbers."""
+    first = torch.tensor([0, 5, 40, 41, 1000, 999_000], dtype=torch.float64)
+    last = torch.tensor([4, 39, 40, 999, 1000, 999_999], dtype=torch.float64)
+    cols = [0, 3, 17, 62, 63, 8]
+    rows = sinusoidal_column_means(first, last, cols, 64, 500.0, layout=layout)  # type: ignore[arg-type]
+    by_col = sinusoidal_column_means(
+        first, last, cols, 64, 500.0, layout=layout, columns_first=True,  # type: ignore[arg-type]
+    )  # fmt: skip
+    assert by_col.shape == (6, 6) and by_col.is_contiguous() and rows.is_contiguous()
+    torch.testing.assert_close(by_col, rows.T, rtol=0, atol=0)
+    # equal widths (one distinct count) take the broadcast path: still the brute-force mean
+    a = torch.arange(0, 300, 30, dtype=torch.float64)
+    got = sinusoidal_column_means(a, a + 29, [1, 2], 8, 100.0, columns_first=True)
+    for k in range(10):
+        block = sinusoidal_at(
+            torch.arange(int(a[k]), int(a[k]) + 30), 8, 100.0, dtype=torch.float64
+        )
+        torch.testing.assert_close(got[:, k], block.mean(dim=0)[[1, 2]], rtol=0, atol=1e-12)
+
+
+def test_inverse_frequencies_are_cached_but_never_shared() -> None:
+    one = inverse_frequencies(64, 10000.0)
+    one.zero_()  # a caller scribbling on its copy does not change the next answer
+    two = inverse_frequencies(64, 10000.0)
+    assert float(two[0]) == 1.0 and float(two[1]) == pytest.approx(10000.0 ** (-2 / 64))
+    assert two.data_ptr() != inverse_frequencies(64, 10000.0).data_ptr()

@@ -69,7 +69,7 @@ def test_big_table_is_computed_at_screen_resolution(panel: HeatmapPanel) -> None
     rows, cols = panel.image_table.shape
     assert rows <= MAX_SAMPLES and cols <= MAX_SAMPLES
     assert rows <= panel.heat_vb.width() + 1 and cols <= panel.heat_vb.height() + 1
-    assert panel.image.image.shape == (cols, rows)  # drawn transposed: x = position
+    assert panel.image.image.shape == (cols, rows, 4)  # drawn transposed: x = position, RGBA
     first, last, dims = panel.image_first, panel.image_last, panel.image_dims
     assert first[0] == 0 and last[-1] == 999_999 and dims[-1] > 4000
     # every pixel column is the exact mean of the positions it covers (float64 angles)
@@ -121,7 +121,10 @@ def test_a_million_positions_show_means_not_moire(panel: HeatmapPanel) -> None:
     assert slow.sum() >= 2
     np.testing.assert_allclose(panel.image_table[:, slow], sampled[:, slow], atol=0.02)
     # the image pushed to the screen is the mean, fast columns at the centre of the scale
-    assert float(np.abs(panel.image.image[fast, :]).max()) < 0.01
+    lut = pg.colormap.get(DIVERGING).getLookupTable(nPts=256, alpha=True)
+    pushed = panel.image.image[fast, :].reshape(-1, 4)
+    assert bool(np.isin(panel.image_index[fast, :], (127, 128)).all())
+    assert {tuple(px) for px in pushed.tolist()} <= {tuple(lut[127]), tuple(lut[128])}
 
 
 def test_zoom_recomputes_exact_rows(panel: HeatmapPanel, qtbot: QtBot) -> None:
