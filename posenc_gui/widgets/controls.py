@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import (
@@ -283,49 +284,61 @@ class TypedEntry:
         return not self.edited or self.commit()
 
 
-class IntField(QSpinBox):
+class _TypedField:
+    """What the integer and the real field share: typed text goes through :class:`TypedEntry`.
+
+    A mixin placed before the Qt spin box class; every method defers to it through ``super()``.
+    """
+
+    entry: TypedEntry
+
+    def _init_entry(self) -> None:
+        self.entry = TypedEntry(self)  # type: ignore[arg-type]
+
+    def show_value(self, value: Any) -> None:
+        """Show ``value`` (the state's), dropping any typed text and refusal mark."""
+        self.setValue(value)  # type: ignore[attr-defined]
+        self.entry.shown()
+
+    def textFromValue(self, value: Any, /) -> str:
+        return display(super().textFromValue(value))  # type: ignore[misc]
+
+    def valueFromText(self, text: str, /) -> Any:
+        return super().valueFromText(normalise(text))  # type: ignore[misc]
+
+    def validate(self, text: str, pos: int, /) -> object:
+        return self.entry.validate(super().validate, text, pos)  # type: ignore[misc]
+
+    def keyPressEvent(self, event: QKeyEvent, /) -> None:
+        if not self.entry.key_press(event):
+            super().keyPressEvent(event)  # type: ignore[misc]
+
+    def stepBy(self, steps: int, /) -> None:
+        if self.entry.may_step():
+            super().stepBy(steps)  # type: ignore[misc]
+
+    def focusOutEvent(self, event: QFocusEvent, /) -> None:
+        self.entry.finish()
+        super().focusOutEvent(event)  # type: ignore[misc]
+
+    def hideEvent(self, event: QHideEvent, /) -> None:
+        self.entry.finish()
+        super().hideEvent(event)  # type: ignore[misc]
+
+    def closeEvent(self, event: QCloseEvent, /) -> None:
+        self.entry.finish()
+        super().closeEvent(event)  # type: ignore[misc]
+
+
+class IntField(_TypedField, QSpinBox):
     """An integer spin box whose typed text is refused with a message, never truncated."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.entry = TypedEntry(self)
-
-    def show_value(self, value: int) -> None:
-        """Show ``value`` (the state's), dropping any typed text and refusal mark."""
-        self.setValue(value)
-        self.entry.shown()
-
-    def textFromValue(self, value: int, /) -> str:
-        return display(super().textFromValue(value))
-
-    def valueFromText(self, text: str, /) -> int:
-        return super().valueFromText(normalise(text))
-
-    def validate(self, text: str, pos: int, /) -> object:
-        return self.entry.validate(super().validate, text, pos)
-
-    def keyPressEvent(self, event: QKeyEvent, /) -> None:
-        if not self.entry.key_press(event):
-            super().keyPressEvent(event)
-
-    def stepBy(self, steps: int, /) -> None:
-        if self.entry.may_step():
-            super().stepBy(steps)
-
-    def focusOutEvent(self, event: QFocusEvent, /) -> None:
-        self.entry.finish()
-        super().focusOutEvent(event)
-
-    def hideEvent(self, event: QHideEvent, /) -> None:
-        self.entry.finish()
-        super().hideEvent(event)
-
-    def closeEvent(self, event: QCloseEvent, /) -> None:
-        self.entry.finish()
-        super().closeEvent(event)
+        self._init_entry()
 
 
-class FloatField(QDoubleSpinBox):
+class FloatField(_TypedField, QDoubleSpinBox):
     """A real spin box whose typed text is refused with a message, never clamped or rounded.
 
     A typed value is applied exactly (``0.12345`` stays ``0.12345`` in the state); the field
@@ -334,41 +347,7 @@ class FloatField(QDoubleSpinBox):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.entry = TypedEntry(self)
-
-    def show_value(self, value: float) -> None:
-        """Show ``value`` (the state's), dropping any typed text and refusal mark."""
-        self.setValue(value)
-        self.entry.shown()
-
-    def textFromValue(self, value: float, /) -> str:
-        return display(super().textFromValue(value))
-
-    def valueFromText(self, text: str, /) -> float:
-        return super().valueFromText(normalise(text))
-
-    def validate(self, text: str, pos: int, /) -> object:
-        return self.entry.validate(super().validate, text, pos)
-
-    def keyPressEvent(self, event: QKeyEvent, /) -> None:
-        if not self.entry.key_press(event):
-            super().keyPressEvent(event)
-
-    def stepBy(self, steps: int, /) -> None:
-        if self.entry.may_step():
-            super().stepBy(steps)
-
-    def focusOutEvent(self, event: QFocusEvent, /) -> None:
-        self.entry.finish()
-        super().focusOutEvent(event)
-
-    def hideEvent(self, event: QHideEvent, /) -> None:
-        self.entry.finish()
-        super().hideEvent(event)
-
-    def closeEvent(self, event: QCloseEvent, /) -> None:
-        self.entry.finish()
-        super().closeEvent(event)
+        self._init_entry()
 
 
 class ControlGroup(QGroupBox):
