@@ -15,13 +15,18 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pyqtgraph as pg
 import torch
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QBrush, QFontMetricsF, QPainter, QPolygonF
+from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
 from posenc_gui import core
 from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.sine import LADDER_INPUTS, T_VIEW, TAU, WAVE_INPUTS, SineModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
+from posenc_gui.widgets.style import Style, StyleBook
 from posenc_gui.widgets.styled import FormulaLabel, span
 from posenc_gui.widgets.views import Context
 
@@ -36,9 +41,91 @@ AGGREGATE_FACTOR = 2
 MIN_PIXELS = 200
 
 
+#: The widest right-axis label there can be (ω down to 10⁻⁸, λ up to 10⁸ with base <= 10⁷):
+#: the axis keeps this width, so new labels never re-lay out (and re-draw) the whole plot.
+WIDEST_PAIR_LABEL = "λ₇ = 8.888·10⁻⁸ "
+
+
 def _role(j: int) -> str:
     """Column 2i (sin) in the sine colour, column 2i+1 (cos) in the cosine colour."""
     return "sin" if j % 2 == 0 else "cos"
+
+
+class MinMaxBands(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
+    """Per-pixel-column min–max bands of several ladder rows, one filled polygon per row.
+
+    A row's polygon runs along its column maxima left to right and back along the minima,
+    widened by ``pad`` (half a line width, in data units) on both sides, so a row that hardly
+    varies still shows as a line of the ladder's width and every column covers its whole
+    range. Filled without antialiasing: the band is made of whole pixel columns anyway, and an
+    antialiased fill (or one thick segment per column) of thousands of edges costs 10–40x more.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._brush = QBrush()
+        self._polygons: list[QPolygonF] = []
+        self._rect = QRectF()
+        #: How far each band reaches past its rows' minima and maxima (data units).
+        self.pad = 0.0
+
+    def set_brush(self, brush: QBrush) -> None:
+        self._brush = brush
+        self.update()
+
+    def set_bands(self, xs: np.ndarray, lows: np.ndarray, highs: np.ndarray, pad: float) -> None:
+        """Rows ``lows[r]``/``highs[r]`` (plot coordinates) over the column centres ``xs``."""
+        self.prepareGeometryChange()
+        polygons = []
+        n = len(xs)
+        for lo, hi in zip(lows, highs, strict=True):
+            poly = pg.functions.create_qpolygonf(2 * n)
+            pts = pg.functions.ndarray_from_qpolygonf(poly)
+            pts[:n, 0], pts[n:, 0] = xs, xs[::-1]
+            pts[:n, 1], pts[n:, 1] = hi + pad, lo[::-1] - pad
+            polygons.append(poly)
+        self._polygons = polygons
+        self.pad = pad
+        if n and len(lows):
+            y0, y1 = float(np.min(lows)) - pad, float(np.max(highs)) + pad
+            self._rect = QRectF(float(xs[0]), y0, float(xs[-1] - xs[0]), y1 - y0)
+        else:
+            self._rect = QRectF()
+        self.update()
+
+    def clear(self) -> None:
+        self.set_bands(np.empty(0), np.empty((0, 0)), np.empty((0, 0)), 0.0)
+
+    def envelope(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """What is drawn, read back from the polygons: ``(x, low, high)`` per row.
+
+        ``low`` and ``high`` include :attr:`pad`.
+        """
+        out = []
+        for poly in self._polygons:
+            pts = pg.functions.ndarray_from_qpolygonf(poly).copy()
+            n = len(pts) // 2
+            out.append((pts[:n, 0], pts[n:, 1][::-1], pts[:n, 1]))
+        return out
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(
+        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(self._brush)
+        for poly in self._polygons:
+            p.drawPolygon(poly)
+
+
+def _bands(book: StyleBook, w: pg.PlotWidget, role: str) -> MinMaxBands:
+    item = MinMaxBands()
+    w.addItem(item)
+    book.add(lambda st: item.set_brush(st.brush(role)))
+    return item
 
 
 class SinePanel(Panel):
@@ -98,8 +185,18 @@ class SinePanel(Panel):
             b, self, "ladder_plot", "Frequency ladder: PE[p, j] over positions p", "position p",
             "dimension j", mouse=(True, False),
         )  # fmt: skip
-        styled.axis_right(b, self.ladder_plot)
+        right = styled.axis_right(b, self.ladder_plot)
         self.ladder_plot.getAxis("left").setWidth(70)
+
+        def fixed_widths(st: Style) -> None:
+            # The right axis is as wide as its widest possible label: a new base never resizes
+            # the plot. A title never widens the plot past its widget (that would cut off the
+            # right axis and the rows' ends): a long one may overhang the axes' corners.
+            text = QFontMetricsF(st.font("tick")).horizontalAdvance(WIDEST_PAIR_LABEL)
+            right.setWidth(math.ceil(text + right.style["tickTextOffset"][0] + 5 * st.scale))
+            self.ladder_plot.getPlotItem().titleLabel.setMinimumWidth(0)
+
+        b.add(fixed_widths)
         # One item per colour, rows separated by breaks in `connect`: two items to paint and
         # bound instead of up to 16 (each pyqtgraph item costs its own paint and bounds pass).
         self.ladder_curves = {
@@ -110,7 +207,11 @@ class SinePanel(Panel):
             role: styled.dots(b, self.ladder_plot, role, "small", rim=False)
             for role in ("sin", "cos")
         }
-        self._ladder_axes: tuple[object, ...] = ((), (), 0, 0)
+        # with more positions than pixels: per-column min–max bands instead of the curves
+        self.ladder_bands = {role: _bands(b, self.ladder_plot, role) for role in ("sin", "cos")}
+        self._ladder_rows = 0  # rows the left axis and the y range are set for
+        self._ladder_length = 0  # length the x range and the marker's bounds are set for
+        self._pair_ticks: list[tuple[float, str]] = []
         # zooming or resizing the ladder recomputes it for the positions now on screen
         self._own_range_change = False
         self.ladder_plot.getPlotItem().getViewBox().sigXRangeChanged.connect(
@@ -269,14 +370,10 @@ class SinePanel(Panel):
         dim, base = v.as_int("dim"), v.as_float("base")
         length, shown = v.as_int("length"), v.as_int("ladder_dims")
         columns = list(range(shown))
-        if (length, shown) != self._ladder_axes[2:]:
-            self._own_range_change = True  # this refresh computes for the new range already
-            try:
-                self.ladder_plot.setXRange(0.0, float(length - 1), padding=0.02)
-            finally:
-                self._own_range_change = False
+        self._set_ladder_axes(length, shown, freq["omega"], freq["wavelength"])
+        vb = self.ladder_plot.getPlotItem().getViewBox()
         lo, hi = self._ladder_window(length)
-        pixels = max(int(self.ladder_plot.getPlotItem().getViewBox().width()), MIN_PIXELS)
+        pixels = max(int(vb.width()), MIN_PIXELS)
         first, last = math.ceil(lo), math.floor(hi)
         count = last - first + 1
         aggregate = count > AGGREGATE_FACTOR * pixels
@@ -300,14 +397,18 @@ class SinePanel(Panel):
             for j in columns:
                 ctx.record(f"pe_{j}_min", mins[:, j], f"min of PE[p, {j}] per pixel column")
                 ctx.record(f"pe_{j}_max", maxs[:, j], f"max of PE[p, {j}] per pixel column")
+            # half the ladder's line width, in data units: a flat row is drawn as a line
+            y0, y1 = vb.viewRange()[1]
+            half_line = 0.5 * self.book.style.width("line") * (y1 - y0) / max(vb.height(), 1.0)
             for role, js in rows.items():
-                offsets = -ROW_GAP * np.asarray(js, dtype=np.float64)
-                ys = np.stack((mins[:, js] + offsets, maxs[:, js] + offsets), axis=-1)  # (b, r, 2)
-                ys = ys.transpose(1, 0, 2).reshape(-1)
-                xs = np.tile(np.repeat(centres, 2), len(js))
-                self.ladder_curves[role].setData(xs, ys, connect="pairs")
+                offsets = -ROW_GAP * np.asarray(js, dtype=np.float64)[:, None]
+                self.ladder_bands[role].set_bands(
+                    centres, mins[:, js].T + offsets, maxs[:, js].T + offsets, half_line
+                )
+                self.ladder_bands[role].setVisible(True)
+                self.ladder_curves[role].setVisible(False)
                 self.ladder_samples[role].setVisible(False)
-            title = f"Frequency ladder: PE[p, j] — each pixel column min–max over {group} positions"
+            title = f"Frequency ladder: min–max of PE[p, j] per {group} positions"
         else:
             n = min(LADDER_SAMPLES, max(count * 8, 200))
             xs_t = torch.linspace(lo, hi, n, dtype=torch.float64)
@@ -326,6 +427,10 @@ class SinePanel(Panel):
                 self.ladder_curves[role].setData(
                     np.tile(xs_t.numpy(), len(js)), ys.reshape(-1), connect=connect.reshape(-1)
                 )
+                self.ladder_curves[role].setVisible(True)
+                if self.ladder_bands[role].isVisible():
+                    self.ladder_bands[role].clear()
+                    self.ladder_bands[role].setVisible(False)
                 dots = self.ladder_samples[role]
                 dots.setVisible(marks)
                 if marks:
@@ -333,24 +438,40 @@ class SinePanel(Panel):
                     dots.setData(np.tile(ints.numpy(), len(js)), sy.reshape(-1))
             title = "Frequency ladder: PE[p, j] over positions p"
         styled.set_title(self.book, self.ladder_plot, title)
-        omega, wavelength = freq["omega"], freq["wavelength"]
-        ticks, pair_ticks = [], []
-        for j in columns:
-            off = -ROW_GAP * j
-            i = j // 2
-            ticks.append((off, f"{j} {'sin' if j % 2 == 0 else 'cos'}"))
-            if j % 2 == 0:
-                centre = off - (ROW_GAP / 2 if j + 1 < shown else 0.0)
-                pair_ticks.append(
-                    (centre, f"ω{_sub(i)} = {sig(omega[i])}\nλ{_sub(i)} = {sig(wavelength[i])}")
-                )
-        axes = (tuple(ticks), tuple(pair_ticks), length, shown)
-        if axes != self._ladder_axes:  # new ticks or ranges re-lay out and repaint the axes
-            self._ladder_axes = axes
-            self.ladder_plot.getAxis("left").setTicks([ticks, []])
-            self.ladder_plot.getAxis("right").setTicks([pair_ticks, []])
-            self.ladder_plot.setYRange(-ROW_GAP * (shown - 1) - 1.2, 1.4, padding=0)
+        # a title wider than the data area must not widen the plot past its widget
+        self.ladder_plot.getPlotItem().titleLabel.setMinimumWidth(0)
+
+    def _set_ladder_axes(
+        self, length: int, shown: int, omega: list[float], wavelength: list[float]
+    ) -> None:
+        """Ranges, ticks and bounds — each only when it changes (a change repaints its axis)."""
+        if (length, shown) != (self._ladder_length, self._ladder_rows):
+            self._own_range_change = True  # this refresh computes for the new range already
+            try:
+                self.ladder_plot.setXRange(0.0, float(length - 1), padding=0.02)
+            finally:
+                self._own_range_change = False
+        if length != self._ladder_length:
+            self._ladder_length = length
             self.position_line.setBounds((0.0, float(length - 1)))
+        if shown != self._ladder_rows:
+            self._ladder_rows = shown
+            ticks = [(-ROW_GAP * j, f"{j} {'sin' if j % 2 == 0 else 'cos'}") for j in range(shown)]
+            self.ladder_plot.getAxis("left").setTicks([ticks, []])
+            self.ladder_plot.setYRange(-ROW_GAP * (shown - 1) - 1.2, 1.4, padding=0)
+        pair_ticks = []
+        for j in range(0, shown, 2):
+            i = j // 2
+            centre = -ROW_GAP * j - (ROW_GAP / 2 if j + 1 < shown else 0.0)
+            pair_ticks.append(
+                (centre, f"ω{_sub(i)} = {sig(omega[i])}\nλ{_sub(i)} = {sig(wavelength[i])}")
+            )
+        if pair_ticks != self._pair_ticks:
+            self._pair_ticks = pair_ticks
+            self.ladder_plot.getAxis("right").setTicks([pair_ticks, []])
+        # pyqtgraph defers the view transform of a new range to the paint, and a transform set
+        # while painting schedules a second paint of the whole plot: set it now, paint once
+        self.ladder_plot.getPlotItem().getViewBox().updateMatrix()
 
     def _refresh_marker(self, ctx: Context) -> None:
         v, lad = ctx.values, ctx["ladder"]

@@ -145,3 +145,48 @@ def test_every_control_is_labelled(panel: SinePanel) -> None:
             w = panel.findChild(QWidget, f"{p.name}_{suffix}")
             assert w is not None, p.name
             assert w.accessibleName() and w.toolTip()
+
+
+def test_ladder_aggregates_instead_of_subsampling(panel: SinePanel) -> None:
+    """Issue "aggregate, don't subsample": with many more positions than pixels each pixel
+    column of a row draws the exact min–max of all the positions it covers, so the row's
+    extreme values over the visible range are always drawn (no point sampling that skips them).
+    """
+    dim, base, shown = 16, 10000.0, 6
+    panel.state.update({"dim": dim, "base": base, "length": 10_000, "ladder_dims": shown})
+    panel.refresh_now()
+    vb = panel.ladder_plot.getPlotItem().getViewBox()
+    # zoomed in on a part of the positions: the bands cover what is visible
+    vb.setXRange(1234.0, 8765.0, padding=0)
+    panel.refresh_now()
+    lo, hi = vb.viewRange()[0]
+    first, last = math.ceil(max(lo, 0.0)), math.floor(min(hi, 9999.0))
+    pixels = max(int(vb.width()), 200)
+    assert last - first + 1 > 2 * pixels  # many more positions than pixels: aggregated
+    p = np.arange(first, last + 1, dtype=np.float64)
+    for role, js in (("sin", [0, 2, 4]), ("cos", [1, 3, 5])):
+        bands = panel.ladder_bands[role]
+        assert bands.isVisible() and not panel.ladder_curves[role].isVisible()
+        drawn = bands.envelope()
+        assert len(drawn) == len(js)
+        for j, (x, low, high) in zip(js, drawn, strict=True):
+            omega = base ** (-2 * (j // 2) / dim)
+            exact = np.sin(p * omega) if j % 2 == 0 else np.cos(p * omega)
+            low = low + 2.6 * j + bands.pad  # back from the row's offset and the line width
+            high = high + 2.6 * j - bands.pad
+            assert len(x) <= pixels  # at most one column per pixel
+            # the row's extremes over the visible range are drawn, exactly
+            assert low.min() == pytest.approx(exact.min(), abs=1e-9)
+            assert high.max() == pytest.approx(exact.max(), abs=1e-9)
+            # and so is every column's own min–max, over all of its positions
+            group = round(x[1] - x[0])
+            starts = np.round(x - (group - 1) / 2).astype(int) - first
+            assert starts[0] == 0 and starts[-1] + group >= len(p)
+            col_min = np.minimum.reduceat(exact, starts)
+            col_max = np.maximum.reduceat(exact, starts)
+            np.testing.assert_allclose(low, col_min, rtol=0, atol=1e-9)
+            np.testing.assert_allclose(high, col_max, rtol=0, atol=1e-9)
+    # back to few positions: plain curves again
+    panel.state.set("length", 40)
+    panel.refresh_now()
+    assert panel.ladder_curves["sin"].isVisible() and not panel.ladder_bands["sin"].isVisible()
