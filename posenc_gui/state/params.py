@@ -28,8 +28,18 @@ ECHO_CHARS = 80
 
 
 def echo(value: object) -> str:
-    """``repr(value)``, cut to :data:`ECHO_CHARS` characters (a pasted megabyte stays readable)."""
-    text = repr(value)
+    """``repr(value)``, cut to :data:`ECHO_CHARS` characters (a pasted megabyte stays readable).
+
+    A real number is written positionally (``2000000``, never ``2e+06``); one too large or too
+    small for that as ``1.5x10^200``.
+    """
+    if isinstance(value, float) and math.isfinite(value):
+        text = _fmt(value)
+        if len(text) > 20:
+            mant, exp = f"{value:.6e}".split("e")
+            text = f"{mant.rstrip('0').rstrip('.')}x10^{int(exp)}"
+    else:
+        text = repr(value)
     if len(text) <= ECHO_CHARS:
         return text
     return text[: ECHO_CHARS - 1] + "…"

@@ -8,7 +8,7 @@ import pytest
 
 from posenc_gui.state import ParamError, ParamState, TabModel, float_param, int_param
 from posenc_gui.state.model import Limits
-from posenc_gui.state.params import bool_param, choice_param
+from posenc_gui.state.params import bool_param, choice_param, echo
 
 
 class Toy(TabModel):
@@ -115,3 +115,17 @@ def test_reset_and_typed_accessors() -> None:
     state.reset()
     assert state.values() == Toy.defaults()
     assert state.as_str("layout") == "interleaved"
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [(2e6, "2000000"), (1e200, "1x10^200"), (-1.5e-30, "-1.5x10^-30"), (0.25, "0.25")],
+)
+def test_echoed_reals_never_use_e_notation(value: float, shown: str) -> None:
+    assert echo(value) == shown
+    p = float_param("amplitude", 1.0, 0.0, 2.0, "Amplitude", "A")
+    if p.minimum <= value <= p.maximum:  # type: ignore[operator]
+        return
+    with pytest.raises(ParamError) as err:
+        p.check(value)
+    assert "e+" not in str(err.value) and str(err.value).endswith(f"got {shown}")
