@@ -19,7 +19,8 @@ appears when done. The circle and the read-outs follow the read-out groups of th
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -28,6 +29,7 @@ import pyqtgraph as pg
 import shiboken6
 import torch
 from PySide6.QtCore import QObject, QPointF, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QWidget
 
 from posenc_gui import core
@@ -50,8 +52,9 @@ from posenc_gui.state.rope import (
 )
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
+from posenc_gui.widgets.style import Style, StyleBook
 from posenc_gui.widgets.styled import FormulaLabel, span
-from posenc_gui.widgets.views import Context
+from posenc_gui.widgets.views import Context, Series
 
 #: The curves are binned to at least this many pixel columns (before the plot is laid out).
 MIN_COLUMNS = 400
@@ -94,6 +97,10 @@ class RopePanel(Panel):
         self._bound_future: Future[np.ndarray | None] | None = None
         self._bound_want: tuple[Any, ...] | None = None
         self._bound_results: dict[tuple[Any, ...], np.ndarray] = {}
+        #: Per view: the key of what it shows and the arrays it recorded (see _keyed_view).
+        self._shown: dict[str, tuple[tuple[Any, ...], dict[str, Series]]] = {}
+        #: Refreshes that found nothing to redraw, per view.
+        self.skipped: Counter[str] = Counter()
         self._relay = _Relay(self)
         self._relay.done.connect(self._on_bound_done)
         self.destroyed.connect(self._stop_worker)
@@ -190,6 +197,15 @@ class RopePanel(Panel):
             "Click a cell to move the query to row m and the key to column n"
         )
 
+        # stable geometry: a left axis as wide as its widest likely tick label from the start,
+        # growing (never shrinking) past it. A y range whose labels change width would otherwise
+        # re-lay the whole plot out and repaint it twice.
+        for plot, widest in (
+            (self.circle_plot, "-0.25"), (self.curve_plot, "-0.05"),
+            (self.decay_plot, "0.0001"), (self.matrix_plot, "100000"),
+        ):  # fmt: skip
+            _steady_axis(self.book, plot.getPlotItem().getAxis("left"), widest)
+
         # ---- layout comparison ---------------------------------------------------------------
         self.layout_label = FormulaLabel("layout_readout", self, b)
 
@@ -207,35 +223,54 @@ class RopePanel(Panel):
             "bound",
         )
         matrix_inputs = ("qk", "base", "layout", "window", "matrix_window")
-        self.view("circle", self.circle_plot, circle_inputs, self._refresh_circle)
-        self.view(
-            "circle_formula",
-            self.circle_formula,
-            circle_formula_inputs,
+        # each view is keyed by what it shows: an input that changed without changing that
+        # (a typed component while vectors = random, a zoom that keeps the same columns...)
+        # re-records the same arrays and touches no item: nothing is set, nothing repainted
+        self._keyed_view("circle", self.circle_plot, circle_inputs, self._refresh_circle,
+                         lambda c: (c["query_key"], c["scores"], c["rotation"],
+                                    c.values.as_int("pair")))  # fmt: skip
+        self._keyed_view(
+            "circle_formula", self.circle_formula, circle_formula_inputs,
             self._refresh_circle_formula,
-        )
-        self.view("invariance", self.invariance_label, invariance_inputs, self._refresh_invariance)
-        self.view(
+            lambda c: (c["query_key"], c["scores"], c["rotation"], c["frequency"],
+                       c.values.as_int("pair")),
+        )  # fmt: skip
+        self._keyed_view(
+            "invariance", self.invariance_label, invariance_inputs, self._refresh_invariance,
+            lambda c: (c["positions"], c["scores"], *(c.values.as_int(n) for n in
+                                                      ("m", "n", "pair", "dim"))),
+        )  # fmt: skip
+        self._keyed_view(
             "pair_readout", self.pair_label, ("pair", "frequency", "query_key"),
             self._refresh_pair_readout,
+            lambda c: (c["frequency"], c["query_key"], c.values.as_int("pair")),
         )  # fmt: skip
         self.view("typed_controls", self.vec_box, ("vectors",), self._refresh_typed_controls)
-        self.view("curves", self.curve_plot, CURVE_INPUTS, self._refresh_curves)
-        self.view(
+        self._keyed_view("curves", self.curve_plot, CURVE_INPUTS, self._refresh_curves,
+                         lambda c: (_Same(self._curve_data(c)),))  # fmt: skip
+        self._keyed_view(
             "decay", self.decay_plot, (*CURVE_INPUTS, "query_key", "bound_ready"),
-            self._refresh_decay,
+            self._refresh_decay, self._decay_key,
         )  # fmt: skip
-        self.view(
+        self._keyed_view(
             "distance_marker", self.curve_plot, ("positions", "scores"),
-            self._refresh_distance_marker,
+            self._refresh_distance_marker, lambda c: (c["positions"], c["scores"]),
         )  # fmt: skip
-        self.view("curve_formula", self.curve_formula, formula_inputs, self._refresh_curve_formula)
+        self._keyed_view(
+            "curve_formula", self.curve_formula, formula_inputs, self._refresh_curve_formula,
+            lambda c: (c["positions"], c["scores"], c["query_key"], c["bound"],
+                       c.values.as_int("range_max"), c.values.as_int("dim"), self._curve_group),
+        )  # fmt: skip
         self.view("matrix", self.matrix_plot, matrix_inputs, self._refresh_matrix)
-        self.view(
+        self._keyed_view(
             "matrix_marker", self.matrix_plot, ("m", "n", "window", "matrix_window"),
             self._refresh_matrix_marker,
+            lambda c: (c["matrix_window"], *(c.values.as_int(n) for n in ("m", "n", "window"))),
         )  # fmt: skip
-        self.view("layouts", self.layout_label, ("layout", "dim", "layouts"), self._refresh_layouts)
+        self._keyed_view(
+            "layouts", self.layout_label, ("layout", "dim", "layouts"), self._refresh_layouts,
+            lambda c: (c["layouts"], c.values.as_str("layout"), c.values.as_int("dim")),
+        )  # fmt: skip
 
         self.place(
             [pos_box, self.invariance_label, freq_box, self.pair_label, self.vec_box, view_box],
@@ -247,6 +282,34 @@ class RopePanel(Panel):
             ],
             row_stretch={0: 5, 2: 5}, col_stretch={0: 4, 1: 5},
         )  # fmt: skip
+
+    def _keyed_view(
+        self,
+        name: str,
+        widget: object,
+        inputs: tuple[str, ...],
+        refresh: Callable[[Context], None],
+        key: Callable[[Context], tuple[Any, ...]],
+    ) -> None:
+        """A view that redraws only when ``key(ctx)`` (or the style) differs from last time.
+
+        Otherwise it records the same arrays again (its data stays complete) and leaves every
+        item alone. :attr:`skipped` counts such refreshes per view.
+        """
+
+        def run(ctx: Context) -> None:
+            k = (ctx.style, *key(ctx))
+            last = self._shown.get(name)
+            if last is not None and last[0] == k:
+                for series, s in last[1].items():
+                    ctx.record(series, s.values, s.label, s.unit)
+                self.skipped[name] += 1
+                return
+            refresh(ctx)
+            assert ctx.view is not None
+            self._shown[name] = (k, ctx.view.data())
+
+        self.view(name, widget, inputs, run)
 
     # -- view state (zoom of the distance plots) ------------------------------------------------
     def view_state(self) -> dict[str, Any]:
@@ -341,8 +404,7 @@ class RopePanel(Panel):
         lim = nice_ceil(1.22 * big if far + 0.12 * big <= 1.22 * big else 2.0 * big)
         if lim != self._circle_lim:
             self._circle_lim = lim
-            self.circle_plot.setXRange(-lim, lim, padding=0)
-            self.circle_plot.setYRange(-lim, lim, padding=0)
+            _set_range(self.circle_plot, (-lim, lim), (-lim, lim))
         i = ctx.values.as_int("pair")
         styled.set_title(self.book, self.circle_plot, f"Pair i = {i} before and after rotation")
         ctx.record("q_pair", qp, "pair i of q (before rotation)")
@@ -456,7 +518,8 @@ class RopePanel(Panel):
             pad = 0.02 * rng
             vb = self.curve_plot.getPlotItem().getViewBox()
             vb.setLimits(xMin=-rng - pad, xMax=rng + pad)
-            self.curve_plot.setXRange(-rng, rng, padding=0.0)
+            _set_range(self.curve_plot, (-rng, rng), None)
+            _apply_transform(self.decay_plot)  # x-linked
         a, b, group = self._visible(rng)
         q, k = ctx["qk"]
         base, lay = v.as_float("base"), rope_layout(v.as_str("layout"))
@@ -505,7 +568,7 @@ class RopePanel(Panel):
         yr = (-nice_ceil(1.08 * top), nice_ceil(1.08 * top))  # stable axes: a nice limit
         if yr != self._curve_yrange:
             self._curve_yrange = yr
-            self.curve_plot.setYRange(*yr, padding=0)
+            _set_range(self.curve_plot, None, yr)
         st = ctx.style
         styled.set_title(
             self.book, self.curve_plot,
@@ -518,6 +581,14 @@ class RopePanel(Panel):
         ctx.record("score_qk_min", d["qk_min"], "score with q = k, minimum per column")
         ctx.record("score_qk_max", d["qk_max"], "score with q = k, maximum per column")
         ctx.record("distances_per_column", group, "integer distances per pixel column")
+
+    def _decay_key(self, ctx: Context) -> tuple[Any, ...]:
+        d = self._curve_data(ctx)
+        a, b = (int(t) for t in d["range"])
+        dim = ctx.values.as_int("dim")
+        sums = self._bound_sums((dim, ctx.values.as_float("base"), a, b, self._curve_group))
+        coeff = _f(ctx["query_key"]["bound_coefficient"])
+        return (_Same(d), _Same(sums), coeff, dim)
 
     def _refresh_decay(self, ctx: Context) -> None:
         d = self._curve_data(ctx)
@@ -549,7 +620,7 @@ class RopePanel(Panel):
         )
         if yr != self._decay_yrange:
             self._decay_yrange = yr
-            self.decay_plot.setYRange(*yr, padding=0)
+            _set_range(self.decay_plot, None, yr)
         st = ctx.style
         styled.set_title(
             self.book, self.decay_plot,
@@ -695,12 +766,12 @@ class RopePanel(Panel):
             self._level = nice_ceil(float(row.abs().max()))
             level = self._level
             self.matrix_image.setImage(self._matrix, autoLevels=False, levels=(-level, level))
-            self.matrix_bar.setLevels((-level, level))
+            if tuple(self.matrix_bar.levels()) != (-level, level):  # its axis is redrawn
+                self.matrix_bar.setLevels((-level, level))
         if (m0, n0, size) != self._window_shown:
             self._window_shown = (m0, n0, size)
             self.matrix_image.setRect(float(n0), float(m0), float(size), float(size))
-            self.matrix_plot.setXRange(n0, n0 + size, padding=0)
-            self.matrix_plot.setYRange(m0, m0 + size, padding=0)
+            _set_range(self.matrix_plot, (n0, n0 + size), (m0, m0 + size))
         ctx.record("matrix", self._matrix, "score S[m, n] over the window")
         ctx.record("levels", [-self._level, self._level], "colour-bar range")
         ctx.record("window_start", [m0, n0], "first query and key positions of the window")
@@ -765,6 +836,20 @@ class RopePanel(Panel):
         )
 
 
+class _Same:
+    """Equal to another ``_Same`` holding the very same object (arrays have no plain ``==``)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: object) -> None:
+        self.obj = obj
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.obj is self.obj
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 def tip_label_positions(
     tips: Mapping[str, tuple[float, float]], big: float
 ) -> dict[str, tuple[float, float]]:
@@ -786,6 +871,33 @@ def tip_label_positions(
             radius += 0.24 * big
         placed[key] = (radius * math.cos(ang), radius * math.sin(ang))
     return placed
+
+
+def _steady_axis(book: StyleBook, axis: pg.AxisItem, widest: str) -> None:
+    """Reserve room for tick labels as wide as ``widest`` in the tick font; never shrink."""
+
+    def apply(st: Style) -> None:
+        axis.textWidth = QFontMetrics(st.font("tick")).horizontalAdvance(widest)
+        axis.setStyle(autoReduceTextSpace=False)  # re-computes the width
+
+    book.add(apply)
+
+
+def _set_range(
+    plot: pg.PlotWidget, x: tuple[float, float] | None, y: tuple[float, float] | None
+) -> None:
+    """Show ``x`` and/or ``y`` (no padding) and apply the new view transform at once.
+
+    pyqtgraph applies a range change lazily, while painting; the items that follow the view
+    (markers, text, cached curves) then ask for a second paint of the plot. Applied here, in the
+    refresh, the plot is painted once.
+    """
+    plot.getPlotItem().getViewBox().setRange(xRange=x, yRange=y, padding=0.0)
+    _apply_transform(plot)
+
+
+def _apply_transform(plot: pg.PlotWidget) -> None:
+    plot.getPlotItem().getViewBox().updateMatrix()
 
 
 def _envelope(

@@ -27,7 +27,8 @@ components of the *selected pair* (in the current layout) are the typed ``q0, q1
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +64,10 @@ FREQUENCY_INPUTS = ("dim", "base", "pair")
 ROTATION_INPUTS = (*FREQUENCY_INPUTS, "m", "n")
 #: Scores at (m, n) and the eq. (37) bound there.
 SCORE_INPUTS = (*VECTOR_INPUTS, "base", "m", "n")
+#: The typed components of the selected pair: they change q and k only when vectors = "typed".
+TYPED_INPUTS = ("q0", "q1", "k0", "k1")
+#: Read-outs kept per group (the latest first): a slider dragged back and forth, an undo.
+GROUP_CACHE_SIZE = 8
 
 _TYPED_NOTE = (
     " Used when vectors = typed: q and k are the random vectors (seed) except the two "
@@ -102,15 +107,57 @@ def _vectors(
 def vectors(values: Mapping[str, Value]) -> tuple[Tensor, Tensor]:
     """The query and key vectors (float64, shape ``(dim,)``; fresh copies) for ``values``.
 
-    Reads only :data:`VECTOR_INPUTS`.
+    Reads only :data:`VECTOR_INPUTS` (the pair, the layout and the typed components only when
+    ``vectors = "typed"``: otherwise they do not change q and k).
     """
     v = Inputs(values, frozenset(VECTOR_INPUTS), "rope vectors")
-    typed = tuple(v.as_float(n) for n in ("q0", "q1", "k0", "k1"))
-    q, k = _vectors(
-        v.as_int("dim"), v.as_int("seed"), v.as_str("vectors"), v.as_int("pair"),
-        v.as_str("layout"), typed,
-    )  # fmt: skip
+    mode = v.as_str("vectors")
+    if mode == "typed":
+        typed = tuple(v.as_float(n) for n in TYPED_INPUTS)
+        pair, layout = v.as_int("pair"), v.as_str("layout")
+    else:
+        typed, pair, layout = (), 0, ""
+    q, k = _vectors(v.as_int("dim"), v.as_int("seed"), mode, pair, layout, typed)
     return q.clone(), k.clone()
+
+
+def effective_key(values: Mapping[str, Value], inputs: tuple[str, ...]) -> tuple[Value | None, ...]:
+    """The values of ``inputs`` that decide a read-out group: the typed pair components count
+    only when ``vectors = "typed"`` (otherwise they are ``None``: any value gives the same)."""
+    typed = "vectors" in inputs and values["vectors"] == "typed"
+    return tuple(None if n in TYPED_INPUTS and not typed else values[n] for n in inputs)
+
+
+def _memo(
+    compute: Callable[[Inputs], dict[str, Any]], inputs: tuple[str, ...]
+) -> Callable[[Inputs], dict[str, Any]]:
+    """``compute`` cached by :func:`effective_key` (the last :data:`GROUP_CACHE_SIZE` keys).
+
+    The same inputs return the *same* dict (shared: read it, do not change it), so a view can
+    tell by identity that what it shows did not change.
+    """
+    cache: OrderedDict[tuple[Value | None, ...], dict[str, Any]] = OrderedDict()
+
+    def run(v: Inputs) -> dict[str, Any]:
+        key = effective_key(v, inputs)
+        hit = cache.get(key)
+        if hit is None:
+            hit = cache[key] = compute(v)
+            if len(cache) > GROUP_CACHE_SIZE:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        return hit
+
+    run.__doc__ = compute.__doc__
+    return run
+
+
+def _group(
+    name: str, inputs: tuple[str, ...], compute: Callable[[Inputs], dict[str, Any]]
+) -> ReadoutGroup:
+    """A read-out group whose results are cached by their effective inputs (:func:`_memo`)."""
+    return ReadoutGroup(name, inputs, _memo(compute, inputs))
 
 
 def origin_positions(m: int, n: int) -> tuple[int, int]:
@@ -366,14 +413,14 @@ class RopeModel(TabModel):
         ),
     )  # fmt: skip
     groups = (
-        ReadoutGroup("query_key", VECTOR_INPUTS, _vector_readouts),
-        ReadoutGroup("positions", POSITION_INPUTS, _position_readouts),
-        ReadoutGroup("matrix_window", WINDOW_INPUTS, _window_readouts),
-        ReadoutGroup("frequency", FREQUENCY_INPUTS, _frequency_readouts),
-        ReadoutGroup("rotation", ROTATION_INPUTS, _rotation_readouts),
-        ReadoutGroup("scores", SCORE_INPUTS, _score_readouts),
-        ReadoutGroup("layouts", (*VECTOR_INPUTS, "base", "m", "n"), _layout_readouts),
-        ReadoutGroup("bound", SCORE_INPUTS, _bound_readouts),
+        _group("query_key", VECTOR_INPUTS, _vector_readouts),
+        _group("positions", POSITION_INPUTS, _position_readouts),
+        _group("matrix_window", WINDOW_INPUTS, _window_readouts),
+        _group("frequency", FREQUENCY_INPUTS, _frequency_readouts),
+        _group("rotation", ROTATION_INPUTS, _rotation_readouts),
+        _group("scores", SCORE_INPUTS, _score_readouts),
+        _group("layouts", (*VECTOR_INPUTS, "base", "m", "n"), _layout_readouts),
+        _group("bound", SCORE_INPUTS, _bound_readouts),
     )
 
     @classmethod

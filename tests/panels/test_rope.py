@@ -527,3 +527,29 @@ def test_lock_shows_the_kept_value_in_the_spin_box(panel: RopePanel) -> None:
     m_spin.setValue(0)  # the lock keeps m at 3 (n cannot go below 0)
     assert panel.state.as_int("m") == 3
     assert m_spin.value() == 3
+
+
+def test_a_change_that_shows_nothing_new_touches_no_item(shown: RopePanel) -> None:
+    """vectors = random: the typed components change no number, so the views that declare them
+    refresh (honest inputs) but set no data, no text and no range: nothing is repainted."""
+    shown.refresh_now()
+    curve = shown.score_curve.getData()[0]
+    html = {w: w.text() for w in (shown.invariance_label, shown.layout_label)}
+    skipped = dict(shown.skipped)
+    shown.state.set("q0", 2.5)
+    shown.refresh_now()
+    for view in ("circle", "curves", "decay", "layouts", "invariance", "curve_formula"):
+        assert shown.skipped[view] == skipped.get(view, 0) + 1, view
+    assert shown.score_curve.getData()[0] is curve
+    assert all(w.text() == h for w, h in html.items())
+    # the data of the skipped views is still complete
+    assert set(shown.data()["curves"]) >= {"distance", "score_min", "score_max"}
+    # typed: the same component redraws the circle
+    shown.state.set("vectors", "typed")
+    shown.refresh_now()
+    circle = shown.skipped["circle"]
+    shown.state.set("q0", 1.5)
+    shown.refresh_now()
+    assert shown.skipped["circle"] == circle
+    xs, _ = shown.q_before.getData()
+    assert xs[1] == pytest.approx(1.5)

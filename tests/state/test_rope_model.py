@@ -310,3 +310,18 @@ def test_readout_groups_declare_their_inputs() -> None:
     assert union.keys() == RopeModel.readouts(values).keys()
     assert "m" not in RopeModel.group("query_key").inputs
     assert set(RopeModel.group("frequency").inputs) == {"dim", "base", "pair"}
+
+
+def test_typed_components_count_only_in_typed_mode() -> None:
+    """A typed component moved while vectors = random changes nothing: the cached read-outs of
+    the same effective inputs are returned as they are (the panel then redraws nothing)."""
+    values = RopeModel.resolve({"m": 40, "n": 11, "dim": 16})
+    moved = RopeModel.resolve({**values, "q0": 2.5, "k1": -1.0})
+    for g in RopeModel.groups:
+        assert g(moved) is g(values), g.name
+    typed = RopeModel.resolve({**values, "vectors": "typed"})
+    typed_moved = RopeModel.resolve({**typed, "q0": 2.5})
+    assert (
+        RopeModel.group("scores")(typed_moved)["score"] != RopeModel.group("scores")(typed)["score"]
+    )
+    assert readouts(**typed_moved)["q_pair"][0] == 2.5
