@@ -157,7 +157,9 @@ class SinePanel(Panel):
         )
         self.wave_dots = styled.dots(b, self.wave_plot, "ink", "large")
         self.wave_formula = FormulaLabel("wave_formula", self, b)
-        self.view("wave", self.wave_plot, (*WAVE_INPUTS, "wave"), self._refresh_wave)
+        # the curves follow the wave's shape; the cursor line and its dots follow the cursor too
+        self.view("wave", self.wave_plot, ("amplitude", "frequency", "phase"), self._refresh_wave)
+        self.view("wave_cursor", self.wave_plot, ("cursor", "wave"), self._refresh_wave_cursor)
         self.view("wave_formula", self.wave_formula, (*WAVE_INPUTS, "wave"),
                   self._refresh_wave_formula)  # fmt: skip
 
@@ -175,6 +177,8 @@ class SinePanel(Panel):
         self.sin_proj = styled.curve(b, self.circle_plot, "sin", "bold")
         self.cos_proj = styled.curve(b, self.circle_plot, "cos", "bold")
         self.circle_dot = styled.dots(b, self.circle_plot, "accent", "huge")
+        self._circle_amp = math.nan  # radius and arc the curves show now
+        self._arc = (math.nan, math.nan)
         self.angle_text = styled.text(b, self.circle_plot, "accent", anchor=(0, 0))
         self.circle_formula = FormulaLabel("circle_formula", self, b)
         self.view("circle", self.circle_plot, ("amplitude", "wave"), self._refresh_circle)
@@ -264,21 +268,26 @@ class SinePanel(Panel):
 
     # -- wave ---------------------------------------------------------------------------------
     def _refresh_wave(self, ctx: Context) -> None:
-        v, w, st = ctx.values, ctx["wave"], ctx.style
+        v, st = ctx.values, ctx.style
         styled.set_title(
             self.book, self.wave_plot,
             span(st, "sin", "A·sin(2πft+φ)") + " and " + span(st, "cos", "A·cos(2πft+φ)"),
         )  # fmt: skip
-        amp, t = v.as_float("amplitude"), v.as_float("cursor")
+        amp = v.as_float("amplitude")
         angles = TAU * v.as_float("frequency") * self._t + v.as_float("phase")
         ys, yc = amp * np.sin(angles), amp * np.cos(angles)
         self.sin_curve.setData(self._t, ys)
         self.cos_curve.setData(self._t, yc)
-        styled.move_line(self.cursor_line, t)
-        self.wave_dots.setData([t, t], [w["sin_value"], w["cos_value"]])
         ctx.record("t", self._t, "time t", "s")
         ctx.record("sin", ys, "A·sin(2πft+φ)")
         ctx.record("cos", yc, "A·cos(2πft+φ)")
+
+    def _refresh_wave_cursor(self, ctx: Context) -> None:
+        t, w = ctx.values.as_float("cursor"), ctx["wave"]
+        styled.move_line(self.cursor_line, t)
+        self.wave_dots.setData([t, t], [w["sin_value"], w["cos_value"]])
+        ctx.record("cursor", t, "cursor t", "s")
+        ctx.record("values", [w["sin_value"], w["cos_value"]], "(A·sin θ, A·cos θ) at the cursor")
 
     def _refresh_wave_formula(self, ctx: Context) -> None:
         v, w, st = ctx.values, ctx["wave"], ctx.style
@@ -305,10 +314,15 @@ class SinePanel(Panel):
         amp = ctx.values.as_float("amplitude")
         theta, wrapped = float(w["angle"]), float(w["angle_wrapped"])
         cx, cy = amp * math.cos(theta), amp * math.sin(theta)
-        self.amp_circle.setData(*styled.circle_xy(amp))
-        arc = np.linspace(0.0, wrapped, 90)
         rad = 0.35 if amp > 0.5 else 0.2
-        self.angle_arc.setData(rad * np.cos(arc), rad * np.sin(arc))
+        # only what changed is set again (a new curve is drawn again, an unchanged one blitted)
+        if amp != self._circle_amp:
+            self._circle_amp = amp
+            self.amp_circle.setData(*styled.circle_xy(amp))
+        if (wrapped, rad) != self._arc:
+            self._arc = (wrapped, rad)
+            arc = np.linspace(0.0, wrapped, 90)
+            self.angle_arc.setData(rad * np.cos(arc), rad * np.sin(arc))
         self.radius_line.setData([0.0, cx], [0.0, cy])
         self.sin_proj.setData([cx, cx], [0.0, cy])
         self.cos_proj.setData([0.0, cx], [0.0, 0.0])
