@@ -44,7 +44,7 @@ import pyqtgraph as pg
 import torch
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QPen
-from PySide6.QtWidgets import QGroupBox, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGroupBox, QPushButton, QVBoxLayout, QWidget
 
 from posenc_gui.core.sinusoidal import (
     SinusoidalLayout,
@@ -64,6 +64,9 @@ from posenc_gui.widgets.views import Context
 MAX_SAMPLES = 2000
 #: Below this many pixels we still compute this many samples (widget not laid out yet).
 MIN_SAMPLES = 64
+#: Samples per turn of a position curve drawn as a line (see :func:`curve_samples`).
+SAMPLES_PER_TURN = 64
+MIN_CURVE_SAMPLES = 64
 #: Integer sample dots on the position curves when at most this many positions are visible.
 CURVE_DOTS_MAX = 160
 #: Symbols on the vector / wavelength plots up to this many points.
@@ -131,6 +134,18 @@ def colour_index(values: torch.Tensor) -> np.ndarray:
     return values.add(1.0).mul_(128.0).clamp_(0.0, 255.0).to(torch.uint8).numpy()
 
 
+def curve_samples(span: float, omega: float, pixels: int) -> int:
+    """Samples of a smooth ``sin(x·ω)`` curve drawn over ``span`` positions on ``pixels`` pixels.
+
+    :data:`SAMPLES_PER_TURN` per turn (the polyline then strays less than a quarter pixel from
+    the curve on a 400-pixel-high plot), at least :data:`MIN_CURVE_SAMPLES`, at most one per
+    pixel: a slow column does not pay for a thousand segments it does not need.
+    """
+    turns = span * omega / (2.0 * math.pi)
+    wanted = math.ceil(turns * SAMPLES_PER_TURN) + 1
+    return int(min(max(wanted, MIN_CURVE_SAMPLES), max(pixels, MIN_CURVE_SAMPLES)))
+
+
 def _pixels(vb: pg.ViewBox, horizontal: bool) -> int:
     size = vb.width() if horizontal else vb.height()
     return int(min(max(round(float(size)), MIN_SAMPLES), MAX_SAMPLES))
@@ -175,7 +190,9 @@ def _layout(name: str) -> SinusoidalLayout:
     return "concat" if name == "concat" else "interleaved"
 
 
-def _guide_styler(line: pg.InfiniteLine, alpha: float) -> Callable[[Style], None]:
+def _guide_styler(
+    line: pg.InfiniteLine | pg.PlotCurveItem, alpha: float
+) -> Callable[[Style], None]:
     """A solid hair line in the guide colour (dotted lines cost several times the paint)."""
 
     def apply(st: Style) -> None:
@@ -229,6 +246,15 @@ def _settle(*boxes: pg.ViewBox) -> None:
     """
     for vb in boxes:
         vb.prepareForPaint()
+
+
+def _cache_line(line: pg.InfiniteLine) -> None:
+    """Keep a line's pixels: a plot repainted under it (new curve, moved marker) blits them.
+
+    Uncached, each of a plot's reference lines and crosshairs runs its Python ``paint`` (bounds,
+    pen, draw) whenever anything beneath it changes; a moved line is only translated.
+    """
+    line.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
 
 def _other(fn: str) -> str:
@@ -342,7 +368,7 @@ class HeatmapPanel(Panel):
         self.vector_plot.setXRange(-1.15, 1.15, padding=0)
         self.vector_plot.getViewBox().disableAutoRange()
         self.vector_plot.setYLink(self.heat_plot)
-        self._guides(self.vector_plot, 90, (-1.0, -0.5, 0.0, 0.5, 1.0))
+        self.vector_guides = self._vertical_guides(self.vector_plot, (-1.0, -0.5, 0.0, 0.5, 1.0))
         # thin connecting lines, drawn only while d is small, and one dot per column
         self.vec_sin_line = styled.curve(b, self.vector_plot, "sin", "thin")
         self.vec_cos_line = styled.curve(b, self.vector_plot, "cos", "thin")
@@ -464,6 +490,7 @@ class HeatmapPanel(Panel):
     def _crosshair(self, plot: pg.PlotWidget, angle: int, tip: str) -> pg.InfiniteLine:
         line = styled.vline(self.book, plot, "ink", movable=True, tooltip=tip, angle=angle)
         line.setZValue(20)
+        _cache_line(line)
         return line
 
     def _guides(
@@ -475,10 +502,37 @@ class HeatmapPanel(Panel):
         for value in at:
             line = pg.InfiniteLine(pos=value, angle=angle, movable=False)
             line.setZValue(-10)
+            _cache_line(line)
             plot.addItem(line)
             self.book.add(_guide_styler(line, 1.0 if value == 0 else GUIDE_ALPHA))
             lines.append(line)
         return lines
+
+    def _vertical_guides(
+        self, plot: pg.PlotWidget, at: tuple[float, ...]
+    ) -> list[tuple[pg.PlotCurveItem, np.ndarray]]:
+        """Vertical reference lines at ``at`` as segments of two cached curves (zero, others).
+
+        Vertical :class:`pg.InfiniteLine` items are rotated, and Qt re-renders a rotated
+        item's device cache whenever anything beneath it is repainted: five vertical lines
+        cost ~0.8 ms a frame. Segments spanning the table (:meth:`_span_vertical_guides`) blit.
+        """
+        guides = []
+        for alpha, values in (
+            (1.0, [v for v in at if v == 0]),
+            (GUIDE_ALPHA, [v for v in at if v != 0]),
+        ):
+            item = pg.PlotCurveItem(connect="pairs", antialias=False)
+            item.setZValue(-10)
+            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+            plot.addItem(item)
+            self.book.add(_guide_styler(item, alpha))
+            guides.append((item, np.repeat(np.asarray(values, dtype=np.float64), 2)))
+        return guides
+
+    def _span_vertical_guides(self, lo: float, hi: float) -> None:
+        for item, x in self.vector_guides:
+            item.setData(x, np.resize(np.array([lo, hi]), len(x)))
 
     def _style_wl_selected(self, st: Style) -> None:
         self.wl_selected.setSymbolSize(st.marker("huge"))
@@ -534,6 +588,7 @@ class HeatmapPanel(Panel):
         )  # fmt: skip
         vb.setRange(xRange=(-0.5, positions - 0.5), yRange=(-0.5, shown - 0.5), padding=0.0)
         self.curve_vb.setXRange(-0.5, positions - 0.5, padding=0.0)
+        self._span_vertical_guides(-0.5, shown - 0.5)
         self._extent = (positions, shown)
         _settle(vb, self.curve_vb, self.vector_plot.getViewBox())
 
@@ -817,7 +872,7 @@ class HeatmapPanel(Panel):
             if hi <= lo:  # a single position (or the view is off the table)
                 x = np.array([min(max(lo, 0.0), float(positions - 1))])
             else:
-                x = np.linspace(lo, hi, max(n, 64))  # one sample per pixel
+                x = np.linspace(lo, hi, curve_samples(hi - lo, float(col["omega"]), n))
             y = sinusoidal_columns(torch.from_numpy(x), [j, partner], dim, base, layout=layout)
             ys = y.numpy()
             sel_x, sel_y, par_x, par_y = x, ys[:, 0], x, ys[:, 1]
