@@ -109,9 +109,9 @@ class RopePanel(Panel):
 
         # ---- side column: controls and readouts --------------------------------------------
         pos_box = self.controls("Positions", "m", "n", "lock")
-        self.invariance_label = FormulaLabel("invariance_readout", self, b)
+        self.invariance_label = _Readout("invariance_readout", self, b)
         freq_box = self.controls("Frequencies and layout", "dim", "base", "pair", "layout")
-        self.pair_label = FormulaLabel("pair_readout", self, b)
+        self.pair_label = _Readout("pair_readout", self, b)
         self.vec_box = self.controls("Query and key vectors", "vectors", "seed", *TYPED_PARAMS)
         view_box = self.controls("Views", "range_max", "window")
 
@@ -138,7 +138,7 @@ class RopePanel(Panel):
         self.q_arc_text = styled.text(b, self.circle_plot, "query", anchor=(0.5, 0.5))
         self.k_arc_text = styled.text(b, self.circle_plot, "key", anchor=(0.5, 0.5))
         self.between_text = styled.text(b, self.circle_plot, "accent", anchor=(0.5, 0.5))
-        self.circle_formula = FormulaLabel("circle_formula", self, b)
+        self.circle_formula = _Readout("circle_formula", self, b)
 
         # ---- score vs relative distance ------------------------------------------------------
         self.curve_plot = styled.plot(
@@ -163,7 +163,7 @@ class RopePanel(Panel):
         )  # fmt: skip
         self.bind_drag(self.distance_line, self._distance_dragged, self._distance_shown)
         self.curve_dots = styled.dots(b, self.curve_plot, "ink", "large")
-        self.curve_formula = FormulaLabel("curve_formula", self, b)
+        self.curve_formula = _Readout("curve_formula", self, b)
         vb = self.curve_plot.getPlotItem().getViewBox()
         vb.sigXRangeChanged.connect(lambda *_: self.invalidate("x_range"))
         vb.sigResized.connect(self._curve_resized)
@@ -207,7 +207,7 @@ class RopePanel(Panel):
             _steady_axis(self.book, plot.getPlotItem().getAxis("left"), widest)
 
         # ---- layout comparison ---------------------------------------------------------------
-        self.layout_label = FormulaLabel("layout_readout", self, b)
+        self.layout_label = _Readout("layout_readout", self, b)
 
         # ---- views ---------------------------------------------------------------------------
         circle_inputs = ("pair", "query_key", "scores", "rotation")
@@ -254,7 +254,9 @@ class RopePanel(Panel):
         )  # fmt: skip
         self._keyed_view(
             "distance_marker", self.curve_plot, ("positions", "scores"),
-            self._refresh_distance_marker, lambda c: (c["positions"], c["scores"]),
+            self._refresh_distance_marker,
+            lambda c: (c["positions"]["relative_distance"], c["scores"]["score"],
+                       c["scores"]["score_qk"]),
         )  # fmt: skip
         self._keyed_view(
             "curve_formula", self.curve_formula, formula_inputs, self._refresh_curve_formula,
@@ -377,12 +379,13 @@ class RopePanel(Panel):
         q_len, k_len = math.hypot(*qp), math.hypot(*kp)
         big = max(q_len, k_len, 1e-9)
         head = 0.09 * big
-        self.q_circle.setData(*styled.circle_xy(q_len))
-        self.k_circle.setData(*styled.circle_xy(k_len))
-        self.q_before.setData(*styled.arrow_xy(0.0, 0.0, *qp, head=head))
-        self.k_before.setData(*styled.arrow_xy(0.0, 0.0, *kp, head=head))
-        self.q_after.setData(*styled.arrow_xy(0.0, 0.0, *qr, head=head))
-        self.k_after.setData(*styled.arrow_xy(0.0, 0.0, *kr, head=head))
+        # each item is set only when its own inputs changed (m moves R_m q and its arc only)
+        _put(self.q_circle, (q_len,), lambda: styled.circle_xy(q_len))
+        _put(self.k_circle, (k_len,), lambda: styled.circle_xy(k_len))
+        _put(self.q_before, (*qp, head), lambda: styled.arrow_xy(0.0, 0.0, *qp, head=head))
+        _put(self.k_before, (*kp, head), lambda: styled.arrow_xy(0.0, 0.0, *kp, head=head))
+        _put(self.q_after, (*qr, head), lambda: styled.arrow_xy(0.0, 0.0, *qr, head=head))
+        _put(self.k_after, (*kr, head), lambda: styled.arrow_xy(0.0, 0.0, *kr, head=head))
         tips = {"Rq": qr, "Rk": kr, "q": qp, "k": kp}
         spots = tip_label_positions(tips, big)
         texts = {"q": "q", "k": "k", "Rq": "R<sub>m</sub>q", "Rk": "R<sub>n</sub>k"}
@@ -391,11 +394,12 @@ class RopePanel(Panel):
         a_q, a_k = _f(vec["angle_q"]), _f(vec["angle_k"])
         turn_m, turn_n = _f(rot["angle_m"]) % TAU, _f(rot["angle_n"]) % TAU
         rq, rk = 0.42 * big, 0.28 * big
-        self.q_arc.setData(*_arc(rq, a_q, a_q + turn_m))
-        self.k_arc.setData(*_arc(rk, a_k, a_k + turn_n))
+        _put(self.q_arc, (rq, a_q, turn_m), lambda: _arc(rq, a_q, a_q + turn_m))
+        _put(self.k_arc, (rk, a_k, turn_n), lambda: _arc(rk, a_k, a_k + turn_n))
         start = a_k + turn_n
         between = _f(sc["angle_between_rotated"])
-        self.between_arc.setData(*_arc(0.62 * big, start, start + between))
+        rb = 0.62 * big
+        _put(self.between_arc, (rb, start, between), lambda: _arc(rb, start, start + between))
         _place_polar(self.q_arc_text, "mθ<sub>i</sub>", rq + 0.1 * big, a_q + turn_m / 2)
         _place_polar(self.k_arc_text, "nθ<sub>i</sub>", rk + 0.1 * big, a_k + turn_n / 2)
         _place_polar(self.between_text, "∠", 0.72 * big, start + between / 2)
@@ -836,6 +840,20 @@ class RopePanel(Panel):
         )
 
 
+class _Readout(FormulaLabel):
+    """A :class:`FormulaLabel` that lays its text out once per text and width.
+
+    The base label sets the text width before every paint, and ``QTextDocument`` lays the whole
+    text out again even when the width did not change (~0.2 ms per read-out and frame here).
+    """
+
+    def _height_at(self, width: int) -> int:
+        w = max(width, 1)
+        if self._doc.textWidth() != w:
+            self._doc.setTextWidth(w)
+        return math.ceil(self._doc.size().height())
+
+
 class _Same:
     """Equal to another ``_Same`` holding the very same object (arrays have no plain ``==``)."""
 
@@ -908,6 +926,18 @@ def _envelope(
     if group <= 1:
         return x, hi
     return np.repeat(x, 2), np.column_stack((lo, hi)).ravel()
+
+
+def _put(
+    item: pg.PlotDataItem,
+    key: tuple[float, ...],
+    make: Callable[[], tuple[np.ndarray, np.ndarray]],
+) -> None:
+    """``item.setData(*make())`` unless ``key`` (what the data is made from) is unchanged: a
+    new ``setData`` drops the item's cached pixels and repaints it."""
+    if getattr(item, "_rope_key", None) != key:
+        item.setData(*make())
+        item._rope_key = key
 
 
 def _place(item: pg.TextItem, text: str, x: float, y: float) -> None:

@@ -553,3 +553,18 @@ def test_a_change_that_shows_nothing_new_touches_no_item(shown: RopePanel) -> No
     assert shown.skipped["circle"] == circle
     xs, _ = shown.q_before.getData()
     assert xs[1] == pytest.approx(1.5)
+
+
+def test_moving_m_resets_only_the_items_that_move(shown: RopePanel) -> None:
+    """m rotates R_m q: its arrow and arc are set again, the circles and k's items are not."""
+    shown.refresh_now()
+    before = {
+        name: getattr(shown, name).getData()[0]
+        for name in ("q_circle", "k_circle", "q_before", "k_before", "k_after", "k_arc",
+                     "q_after", "q_arc")
+    }  # fmt: skip
+    shown.state.set("m", 77)
+    shown.refresh_now()
+    for name, xs in before.items():
+        same = getattr(shown, name).getData()[0] is xs
+        assert same == (name not in ("q_after", "q_arc")), name
