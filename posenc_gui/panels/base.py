@@ -297,17 +297,39 @@ class Panel(QWidget):
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setCollapsible(1, False)
+        self._side_dragged = False
+        self.splitter.splitterMoved.connect(self._side_moved)
         root = QHBoxLayout(self)
         root.setContentsMargins(4, 4, 4, 4)
         root.addWidget(self.splitter)
         self.book.add(self._apply_layout_style)
 
     def _apply_layout_style(self, st: Style) -> None:
-        if self.side_scroll is not None:
-            self.side_scroll.setMinimumWidth(int(SIDE_MIN_WIDTH * st.scale))
-            self.splitter.setSizes([int(SIDE_WIDTH * st.scale), 10_000])
         if self.plot_grid is not None:
             self.plot_grid.scale = st.scale
+        self._side_dragged = False
+        self._fit_side()
+
+    def _side_moved(self, *_: object) -> None:
+        self._side_dragged = True  # the user's split wins from now on (until a style change)
+
+    def _fit_side(self) -> None:
+        """Give the controls column its width: ``SIDE_WIDTH`` at the style's scale, but never
+        more than 40 % of the panel (at a large scale on a small screen the plots need the
+        room), nor less than its legible minimum (clipped numbers are worse than a plot area
+        that scrolls) unless the panel itself is too narrow for both."""
+        if self.side_scroll is None:
+            return
+        scale, width = self.book.style.scale, max(self.width(), 1)
+        side_min = int(min(SIDE_MIN_WIDTH * scale, 0.6 * width))
+        self.side_scroll.setMinimumWidth(side_min)
+        if not self._side_dragged:
+            side = int(min(SIDE_WIDTH * scale, max(side_min, 0.4 * width)))
+            self.splitter.setSizes([side, max(width - side, 1)])
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_side()
 
     def set_controls_visible(self, visible: bool) -> None:
         """Show or hide the side column (the plots take the room)."""

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QPainter,
@@ -45,6 +45,47 @@ def configure() -> None:
         return
     pg.setConfigOptions(antialias=True, imageAxisOrder="row-major", segmentedLineMode="on")
     _configured = True
+
+
+class FitTitle(pg.LabelItem):  # type: ignore[misc]
+    """A plot title that shrinks its text to the width it is given (at most to half size).
+
+    pyqtgraph's title asks the layout for its whole text width, so a long title on a narrow
+    plot (a small projector, a large scale) makes the scene wider than the widget and cuts off
+    the plot's right side with it. A title scaled down a little reads better than either.
+    """
+
+    def resizeEvent(self, ev: object) -> None:
+        self.item.setScale(1.0)
+        natural = self.item.boundingRect().width()
+        avail = self.size().width()
+        if natural > 0 and 0 < avail < natural:
+            self.item.setScale(max(avail / natural, 0.5))
+        super().resizeEvent(ev)
+
+    def updateMin(self) -> None:
+        bounds = self.itemRect()
+        self.setMinimumWidth(0)
+        self.setMinimumHeight(bounds.height())
+        self._sizeHint = {
+            Qt.SizeHint.MinimumSize: (0, bounds.height()),
+            Qt.SizeHint.PreferredSize: (bounds.width(), bounds.height()),
+            Qt.SizeHint.MaximumSize: (-1, -1),
+            Qt.SizeHint.MinimumDescent: (0, 0),
+        }
+        self.updateGeometry()
+
+
+def _fit_title(item: pg.PlotItem) -> None:
+    """Put a :class:`FitTitle` where the plot's own title label was."""
+    old = item.titleLabel
+    new = FitTitle("", size="11pt", parent=item)
+    item.layout.removeItem(old)
+    old.setParentItem(None)
+    if old.scene() is not None:
+        old.scene().removeItem(old)
+    item.layout.addItem(new, 0, 1)
+    item.titleLabel = new
 
 
 def plot(
@@ -77,6 +118,7 @@ def plot(
     if not any(mouse):
         item.hideButtons()
     w.posenc_title = title
+    _fit_title(item)
     labels = {"bottom": (xlabel, xunits), "left": (ylabel, yunits)}
     for side in ("bottom", "left"):
         axis = item.getAxis(side)
@@ -90,7 +132,9 @@ def plot(
 
     def apply(st: Style) -> None:
         w.setBackground(st.color("background"))
-        w.setMinimumSize(int(MIN_PLOT_WIDTH * st.scale), int(MIN_PLOT_HEIGHT * st.scale))
+        # The width minimum grows less than the text: at presentation scales on a small screen
+        # a plot a little narrower beats one cut off behind a scroll bar.
+        w.setMinimumSize(int(MIN_PLOT_WIDTH * min(st.scale, 1.25)), int(MIN_PLOT_HEIGHT * st.scale))
         item.setTitle(w.posenc_title, size=st.css_pt("title"), color=st.color("ink"))
         for side, (text, units) in labels.items():
             axis = item.getAxis(side)

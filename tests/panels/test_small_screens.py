@@ -15,6 +15,7 @@ from posenc_gui.panels import get_panel
 from posenc_gui.panels.base import SIDE_MIN_WIDTH
 from posenc_gui.state import ParamState
 from posenc_gui.state.registry import TAB_IDS
+from posenc_gui.widgets import style as style_mod
 from posenc_gui.widgets.styled import MIN_PLOT_HEIGHT, MIN_PLOT_WIDTH
 
 SIZES = [(1024, 668), (1280, 620)]
@@ -42,3 +43,26 @@ def test_plots_keep_a_legible_size(qtbot: QtBot, tab_id: str, size: tuple[int, i
         # one column scrolls as a whole: no text cell has a scroll bar of its own
         for area in panel.plot_grid.findChildren(QScrollArea):
             assert not area.verticalScrollBar().isVisible(), area.objectName()
+
+
+@pytest.mark.parametrize("tab_id", TAB_IDS)
+def test_large_scale_on_a_small_screen_cuts_nothing_off(qtbot: QtBot, tab_id: str) -> None:
+    """Presentation scale on a 1024×768 projector: every plot fits its widget (long titles
+    shrink rather than widen the scene) and the controls column keeps its legible width."""
+    hub = style_mod.hub()
+    hub.set_style(style_mod.Style(scale=1.6))
+    try:
+        cls = get_panel(tab_id)
+        panel = cls(ParamState(cls.model))
+        qtbot.addWidget(panel)
+        panel.resize(1024, 668)
+        panel.show()
+        qtbot.waitExposed(panel)
+        for _ in range(3):
+            QApplication.processEvents()
+        for plot in panel.findChildren(pg.PlotWidget):
+            inner = plot.getPlotItem().size().width()
+            assert inner <= plot.viewport().width() + 1, (plot.objectName(), inner, plot.width())
+        assert panel.side_scroll.width() >= int(SIDE_MIN_WIDTH * 1.6) - 1
+    finally:
+        hub.set_style(style_mod.Style())
