@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import html
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -100,6 +101,29 @@ def tab_shortcut(index: int) -> QKeySequence:
     if index < 18:
         return QKeySequence(f"Alt+{index - 8}")
     return QKeySequence()
+
+
+@contextmanager
+def pyside_source_scan_off() -> Iterator[None]:
+    """Skip PySide6's source scan of the modules imported inside the ``with`` block.
+
+    After PySide6 is imported, every module imported in the process goes through a hook that
+    reads the module's source (``inspect.getsource``) to see whether it opts into PySide's
+    ``from __feature__ import ...``. torch imports about 900 modules and none of them uses
+    PySide: the scan costs ~0.15 s of CPU at start-up for nothing. Inside the block each new
+    module is recorded as "does not use PySide features" without reading its source. If the
+    hook is not there (another PySide6 version), this does nothing.
+    """
+    feature = sys.modules.get("shibokensupport.feature")
+    original = getattr(feature, "_mod_uses_pyside", None)
+    if feature is None or original is None:
+        yield
+        return
+    setattr(feature, "_mod_uses_pyside", lambda module: False)  # noqa: B010
+    try:
+        yield
+    finally:
+        setattr(feature, "_mod_uses_pyside", original)  # noqa: B010
 
 
 def qbytes(value: object) -> QByteArray:
@@ -602,7 +626,8 @@ class MainWindow(QMainWindow):
         if self._loaded:
             return
         self.painted_before_load = self.loading_painted
-        import torch
+        with pyside_source_scan_off():
+            import torch
 
         # Two cores: OpenMP threads would spin against the paint thread; small tensors are
         # faster single-threaded anyway.

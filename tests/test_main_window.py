@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QSpinBox
 from pytestqt.qtbot import QtBot
 
 from posenc_gui import APP_NAME
-from posenc_gui.main_window import ABOUT_HTML, MainWindow, tab_shortcut
+from posenc_gui.main_window import ABOUT_HTML, MainWindow, pyside_source_scan_off, tab_shortcut
 from posenc_gui.state.registry import TAB_IDS, all_models
 from posenc_gui.state.session import Session
 
@@ -200,3 +203,29 @@ def test_start_restores_the_last_session_with_cli_overrides(qtbot: QtBot) -> Non
     finally:
         last_session_path().unlink(missing_ok=True)
         style_mod.hub().set_style(style_mod.Style())
+
+
+def test_pyside_source_scan_is_skipped_only_inside_the_block(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start-up shortcut around ``import torch``: modules imported inside the block are
+    not scanned by PySide's feature hook, those imported after it are again."""
+    import sys
+
+    feature = sys.modules["shibokensupport.feature"]
+    scanned: list[str] = []
+
+    def spy(module: object) -> bool:
+        scanned.append(getattr(module, "__name__", "?"))
+        return False
+
+    monkeypatch.setattr(feature, "_mod_uses_pyside", spy)
+    (tmp_path / "posenc_scan_probe_a.py").write_text("X = 1\n")
+    (tmp_path / "posenc_scan_probe_b.py").write_text("X = 2\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pyside_source_scan_off():
+        exec("import posenc_scan_probe_a")  # through builtins.__import__, as a module would
+    assert feature._mod_uses_pyside is spy
+    exec("import posenc_scan_probe_b")
+    assert "posenc_scan_probe_a" not in scanned
+    assert "posenc_scan_probe_b" in scanned
