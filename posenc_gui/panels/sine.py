@@ -192,15 +192,13 @@ class SinePanel(Panel):
         right = styled.axis_right(b, self.ladder_plot)
         self.ladder_plot.getAxis("left").setWidth(70)
 
-        def fixed_widths(st: Style) -> None:
+        def fixed_width(st: Style) -> None:
             # The right axis is as wide as its widest possible label: a new base never resizes
-            # the plot. A title never widens the plot past its widget (that would cut off the
-            # right axis and the rows' ends): a long one may overhang the axes' corners.
+            # the plot (and a resize re-lays out, recomputes and repaints all of it).
             text = QFontMetricsF(st.font("tick")).horizontalAdvance(WIDEST_PAIR_LABEL)
             right.setWidth(math.ceil(text + right.style["tickTextOffset"][0] + 5 * st.scale))
-            self.ladder_plot.getPlotItem().titleLabel.setMinimumWidth(0)
 
-        b.add(fixed_widths)
+        b.add(fixed_width)
         # One item per colour, rows separated by breaks in `connect`: two items to paint and
         # bound instead of up to 16 (each pyqtgraph item costs its own paint and bounds pass).
         self.ladder_curves = {
@@ -399,14 +397,8 @@ class SinePanel(Panel):
             # column shows the min–max of its positions (point sampling would alias).
             group = math.ceil(count / pixels)
             ints = torch.arange(first, last + 1, dtype=torch.float64)
-            table = core.sinusoidal_columns(ints, columns, dim, base)
-            bins = -(-count // group)
-            pad = bins * group - count
-            if pad:
-                table = torch.cat((table, table[-1:].expand(pad, shown)))
-            blocks = table.reshape(bins, group, shown)
-            mins, maxs = blocks.amin(dim=1).numpy(), blocks.amax(dim=1).numpy()
-            centres = first + np.arange(bins) * group + (group - 1) / 2
+            mins, maxs = _column_min_max(_pair_angles(ints, shown, dim, base), group, shown)
+            centres = first + np.arange(len(mins)) * group + (group - 1) / 2
             ctx.record("position", centres, f"position p (centre of {group} positions)")
             for j in columns:
                 ctx.record(f"pe_{j}_min", mins[:, j], f"min of PE[p, {j}] per pixel column")
@@ -426,10 +418,10 @@ class SinePanel(Panel):
         else:
             n = min(LADDER_SAMPLES, max(count * 8, 200))
             xs_t = torch.linspace(lo, hi, n, dtype=torch.float64)
-            table_np = core.sinusoidal_columns(xs_t, columns, dim, base).numpy()
+            table_np = _columns(_pair_angles(xs_t, shown, dim, base), shown)
             marks = count <= MARK_INTEGERS
             ints = torch.arange(first, last + 1 if marks else first, dtype=torch.float64)
-            samples = core.sinusoidal_columns(ints, columns, dim, base).numpy()
+            samples = _columns(_pair_angles(ints, shown, dim, base), shown)
             ctx.record("position", xs_t.numpy(), "position p")
             for j in columns:
                 ctx.record(f"pe_{j}", table_np[:, j], f"PE[p, {j}]")
@@ -452,8 +444,6 @@ class SinePanel(Panel):
                     dots.setData(np.tile(ints.numpy(), len(js)), sy.reshape(-1))
             title = "Frequency ladder: PE[p, j] over positions p"
         styled.set_title(self.book, self.ladder_plot, title)
-        # a title wider than the data area must not widen the plot past its widget
-        self.ladder_plot.getPlotItem().titleLabel.setMinimumWidth(0)
 
     def _set_ladder_axes(
         self, length: int, shown: int, omega: list[float], wavelength: list[float]
@@ -532,6 +522,41 @@ class SinePanel(Panel):
             f"{rows}</table>"
         )
         ctx.record("omega", np.asarray(omega[: (shown + 1) // 2]), "ω_i", "rad/position")
+
+
+def _pair_angles(positions: torch.Tensor, shown: int, dim: int, base: float) -> torch.Tensor:
+    """Angles ``p·ω_i`` (float64, shape ``(N, pairs)``) of the pairs behind the first ``shown``
+    columns: each angle once for its sine and its cosine column (``core.sinusoidal_columns``
+    takes both functions of every column and keeps one, twice the work), same products.
+    """
+    omega = core.inverse_frequencies(dim, base)[: (shown + 1) // 2]
+    return positions[:, None] * omega[None, :]
+
+
+def _columns(angles: torch.Tensor, shown: int) -> np.ndarray:
+    """``PE[p, j]`` for ``j < shown`` from :func:`_pair_angles` (interleaved: sin, cos, ...)."""
+    table = torch.stack((torch.sin(angles), torch.cos(angles)), dim=-1)
+    return table.reshape(len(angles), 2 * angles.shape[1])[:, :shown].numpy()
+
+
+def _column_min_max(angles: torch.Tensor, group: int, shown: int) -> tuple[np.ndarray, np.ndarray]:
+    """Min and max of ``PE[p, j]`` over each run of ``group`` positions (the last run may be
+    shorter), every position counted: shapes ``(runs, shown)``."""
+    full = len(angles) // group * group
+    lows, highs = [], []
+    for values in (torch.sin(angles), torch.cos(angles)):
+        blocks = values[:full].reshape(-1, group, values.shape[1])
+        lo, hi = blocks.amin(dim=1), blocks.amax(dim=1)
+        if full < len(values):
+            tail = values[full:]
+            lo = torch.cat((lo, tail.amin(dim=0, keepdim=True)))
+            hi = torch.cat((hi, tail.amax(dim=0, keepdim=True)))
+        lows.append(lo)
+        highs.append(hi)
+    shape = (len(lows[0]), 2 * angles.shape[1])
+    mins = torch.stack(lows, dim=-1).reshape(shape)[:, :shown]
+    maxs = torch.stack(highs, dim=-1).reshape(shape)[:, :shown]
+    return mins.numpy(), maxs.numpy()
 
 
 def _plus(phase: float) -> str:
