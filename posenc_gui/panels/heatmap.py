@@ -307,6 +307,8 @@ class HeatmapPanel(Panel):
         self._vec_key: tuple[Any, ...] | None = None
         self._curve_pens: tuple[Any, ...] | None = None
         self._wl_key: tuple[Any, ...] | None = None
+        self._wl_data: tuple[int, np.ndarray] | None = None
+        self._guides_span: tuple[float, float] | None = None
         self._wl_ranges: tuple[Any, ...] | None = None
         self._bounds: dict[str, tuple[float, float]] = {}
 
@@ -412,8 +414,11 @@ class HeatmapPanel(Panel):
         self.curve_plot.setXLink(self.heat_plot)
         self.partner_curve = styled.curve(b, self.curve_plot, "cos", "line")
         self.sel_curve = styled.curve(b, self.curve_plot, "sin", "thick")
-        self.partner_samples = styled.dots(b, self.curve_plot, "cos", "small", rim=False)
-        self.sel_samples = styled.dots(b, self.curve_plot, "sin", "small", rim=False)
+        # integer samples: one item per function (fixed colour; the selected one on top), so
+        # that a step from a sine to a cosine column recolours nothing
+        self.samples = {
+            fn: styled.dots(b, self.curve_plot, fn, "small", rim=False) for fn in ("sin", "cos")
+        }
         self.curve_pos_line = self._crosshair(self.curve_plot, 90, "Drag to choose the position p")
         self.curve_markers = styled.dots(b, self.curve_plot, "ink", "huge")
         self.curve_label = Label("dimension_readout", self, b)
@@ -429,6 +434,8 @@ class HeatmapPanel(Panel):
         self.wl_plot.getViewBox().disableAutoRange()
         self.wl_full = styled.curve(b, self.wl_plot, "accent", "bold")
         self.wl_never = styled.curve(b, self.wl_plot, "third", "bold")
+        for item in (self.wl_full, self.wl_never):  # their dots too: the marker moves over them
+            item.scatter.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         # a ring at (i, log10 λ_i): a bare scatter item (moved by :func:`_move_points`), not a
         # PlotDataItem whose setData rebuilds its scatter and log-transforms for one point
         self.wl_selected = pg.ScatterPlotItem(symbol="o", brush=None)
@@ -549,6 +556,9 @@ class HeatmapPanel(Panel):
         return guides
 
     def _span_vertical_guides(self, lo: float, hi: float) -> None:
+        if self._guides_span == (lo, hi):
+            return  # new data would re-render their cache and repaint the whole plot
+        self._guides_span = (lo, hi)
         for item, x in self.vector_guides:
             item.setData(x, np.resize(np.array([lo, hi]), len(x)))
 
@@ -918,8 +928,8 @@ class HeatmapPanel(Panel):
             self._curve_pens = pens
             self.sel_curve.setPen(st.pen(fn, "hair" if thin else "thick"))
             self.partner_curve.setPen(st.pen(_other(fn), "hair" if thin else "line"))
-            self.sel_samples.setBrush(st.brush(fn))
-            self.partner_samples.setBrush(st.brush(_other(fn)))
+            self.samples[fn].setZValue(1)
+            self.samples[_other(fn)].setZValue(0)
         self.sel_curve.setData(sel_x, sel_y, antialias=aa, connect=connect)
         self.partner_curve.setData(par_x, par_y, antialias=aa, connect=connect)
         first, last = math.ceil(lo), math.floor(hi)
@@ -929,8 +939,8 @@ class HeatmapPanel(Panel):
             samples = y.numpy()
         else:
             ints, samples = empty, np.zeros((0, 2))
-        _move_points(self.sel_samples, ints, samples[:, 0])
-        _move_points(self.partner_samples, ints, samples[:, 1])
+        _move_points(self.samples[fn], ints, samples[:, 0])
+        _move_points(self.samples[_other(fn)], ints, samples[:, 1])
         ctx.record("x", sel_x, "position p", "positions")
         ctx.record("selected", sel_y, f"PE[p, {j}] (min, max pairs when drawn as a band)")
         ctx.record("partner_x", par_x, "position p", "positions")
@@ -979,8 +989,14 @@ class HeatmapPanel(Panel):
         span_ = int(spec["span"])
         k = int(spec["full_turn_pairs"])  # λ is increasing: pairs 0…k-1 complete a turn
         symbol = "o" if pairs <= SYMBOLS_MAX else None
-        self.wl_full.setData(i[:k], lam[:k])
-        self.wl_never.setData(i[k:], lam[k:])
+        if (
+            self._wl_data is None
+            or k != self._wl_data[0]
+            or not np.array_equal(lam, self._wl_data[1])
+        ):  # a new span alone (positions) rarely moves a pair across it
+            self._wl_data = (k, lam)
+            self.wl_full.setData(i[:k], lam[:k])
+            self.wl_never.setData(i[k:], lam[k:])
         if self._wl_key != (symbol, st):
             self._wl_key = (symbol, st)
             for item, role in ((self.wl_full, "accent"), (self.wl_never, "third")):

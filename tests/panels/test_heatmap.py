@@ -532,3 +532,74 @@ def test_dragged_lines_follow_the_clamped_state(panel: HeatmapPanel) -> None:
     panel.pos_line.sigPositionChangeFinished.emit(panel.pos_line)
     panel.refresh_now()
     assert panel.pos_line.value() == 99 and panel.curve_pos_line.value() == 99
+
+
+# -- mechanisms that keep a frame cheap (asserted by counters and identities, not clocks) -----
+def test_image_is_coloured_once_from_the_table(panel: HeatmapPanel) -> None:
+    panel.state.update({"positions": 3000, "dim": 64})
+    panel.refresh_now()
+    lut = pg.colormap.get(DIVERGING).getLookupTable(nPts=256, alpha=True)
+    index = np.clip(np.floor((panel.image_table.T + 1.0) * 128.0), 0, 255).astype(np.uint8)
+    np.testing.assert_array_equal(panel.image_index, index)
+    np.testing.assert_array_equal(panel.image.image, lut[index])
+    assert panel.image.image.dtype == np.uint8 and panel.image.levels is None  # no LUT per paint
+
+
+def test_moving_the_selection_recomputes_no_table(panel: HeatmapPanel) -> None:
+    panel.refresh_now()
+    image, curves = panel.views["image"].refresh_count, panel.views["curves"].refresh_count
+    table = panel.image_table
+    for p in (3, 50, 99):
+        panel.state.set("position", p)
+        panel.refresh_now()
+    assert panel.views["image"].refresh_count == image and panel.image_table is table
+    assert panel.views["curves"].refresh_count == curves
+    panel.state.set("dimension", 20)
+    panel.refresh_now()
+    assert panel.views["image"].refresh_count == image and panel.image_table is table
+
+
+def test_unchanged_parts_are_not_set_again(panel: HeatmapPanel) -> None:
+    panel.refresh_now()
+    wl_x, guides_x = panel.wl_full.xData, panel.vector_guides[1][0].xData
+    panel.state.set("positions", 101)  # the same pairs turn fully, the same columns shown
+    panel.refresh_now()
+    assert panel.wl_full.xData is wl_x and panel.vector_guides[1][0].xData is guides_x
+    panel.state.set("positions", 10_000)  # more pairs turn fully
+    panel.state.set("shown_dims", 40)  # the vertical guides span the shown columns
+    panel.refresh_now()
+    assert panel.wl_full.xData is not wl_x and len(panel.wl_full.xData) > len(wl_x)
+    _, y = panel.vector_guides[1][0].getData()
+    assert (float(y.min()), float(y.max())) == (-0.5, 39.5)
+
+
+def test_position_curves_are_sampled_per_turn(panel: HeatmapPanel) -> None:
+    panel.state.update({"positions": 100, "dim": 128, "dimension": 100})  # λ ≈ 5e3: 0.02 turn
+    panel.refresh_now()
+    x, y = panel.sel_curve.getData()
+    assert len(x) < panel.curve_vb.width() / 4
+    panel.state.update({"dimension": 0})  # λ = 2π: 16 turns, as many samples as pixels
+    panel.refresh_now()
+    x, y = panel.sel_curve.getData()
+    assert len(x) >= min(16 * 64, panel.curve_vb.width()) - 1
+    # between samples the polyline stays within ~a quarter pixel of the curve
+    fine = np.linspace(x[0], x[-1], 20_001)
+    height = panel.curve_vb.height() / 2.4  # pixels per PE unit (y range [-1.2, 1.2])
+    assert float(np.abs(np.interp(fine, x, y) - np.sin(fine)).max()) * height < 0.5
+
+
+def test_labels_lay_out_once_per_change(panel: HeatmapPanel) -> None:
+    label = panel.readout_label
+    label.repaint()
+    widths: list[float] = []
+    doc = label._doc
+    original = doc.setTextWidth
+    doc.setTextWidth = lambda w: (widths.append(w), original(w))  # type: ignore[method-assign]
+    try:
+        panel.state.set("position", 12)
+        panel.refresh_now()
+        label.repaint()
+        label.repaint()
+    finally:
+        doc.setTextWidth = original  # type: ignore[method-assign]
+    assert widths == [] and "12" in label.text()
