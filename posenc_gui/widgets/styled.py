@@ -354,7 +354,9 @@ class FormulaLabel(QWidget):
         self.update()
 
     def _height_at(self, width: int) -> int:
-        self._doc.setTextWidth(max(width, 1))
+        width = max(width, 1)
+        if self._doc.textWidth() != width:  # setTextWidth lays the whole document out again
+            self._doc.setTextWidth(width)
         return math.ceil(self._doc.size().height())
 
     def hasHeightForWidth(self) -> bool:
