@@ -44,7 +44,14 @@ import pyqtgraph as pg
 import torch
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QPen
-from PySide6.QtWidgets import QGraphicsItem, QGroupBox, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsTextItem,
+    QGroupBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from posenc_gui.core.sinusoidal import (
     SinusoidalLayout,
@@ -498,6 +505,13 @@ class HeatmapPanel(Panel):
         scene.sigMouseMoved.connect(self._mouse_moved)
         scene.sigMouseClicked.connect(self._mouse_clicked)
         b.add(self._style_axes)
+        # Titles, axis labels and the span label are text items of their own (the axes' device
+        # caches do not hold their labels): cached, a repaint beneath them blits their pixels
+        # instead of laying the rich text out and drawing it again.
+        for plot in (self.heat_plot, self.vector_plot, self.curve_plot, self.wl_plot):
+            for item in plot.scene().items():
+                if isinstance(item, QGraphicsTextItem):
+                    item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
         self.place(
             [table_box, sel_box, preset_box, self.readout_label],
