@@ -30,8 +30,11 @@ from posenc_gui.widgets.style import Style, StyleBook
 from posenc_gui.widgets.styled import FormulaLabel, span
 from posenc_gui.widgets.views import Context
 
-WAVE_SAMPLES = 801
-LADDER_SAMPLES = 900  # about the pixel width of the plot
+WAVE_SAMPLES = 401  # >= 40 per period at 5 Hz, a segment per ~1.5 px at 1600 px: smooth
+LADDER_SAMPLES = 900  # at most, about the pixel width of a wide plot
+#: Curve samples: one per two pixel columns (the line is 2 px wide), and at least this many per
+#: period of the fastest row (ω₀ = 1 rad per position: a period of 2π positions).
+SAMPLES_PER_PERIOD = 24
 ROW_GAP = 2.6  # vertical distance between ladder rows (values span [-1, 1])
 #: Up to this many positions, the integer positions are marked on the ladder's curves.
 MARK_INTEGERS = 200
@@ -416,7 +419,8 @@ class SinePanel(Panel):
                 self.ladder_samples[role].setVisible(False)
             title = f"Frequency ladder: min–max of PE[p, j] per {group} positions"
         else:
-            n = min(LADDER_SAMPLES, max(count * 8, 200))
+            fastest = math.ceil(SAMPLES_PER_PERIOD * (hi - lo) / TAU)
+            n = min(LADDER_SAMPLES, max(200, pixels // 2, fastest))
             xs_t = torch.linspace(lo, hi, n, dtype=torch.float64)
             table_np = _columns(_pair_angles(xs_t, shown, dim, base), shown)
             marks = count <= MARK_INTEGERS
