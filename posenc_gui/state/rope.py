@@ -46,6 +46,7 @@ from posenc_gui.state.params import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
     from torch import Tensor
 
     from posenc_gui.core import RopeLayout
@@ -104,12 +105,11 @@ def _vectors(
     return q, k
 
 
-def vectors(values: Mapping[str, Value]) -> tuple[Tensor, Tensor]:
-    """The query and key vectors (float64, shape ``(dim,)``; fresh copies) for ``values``.
+VectorKey = tuple[int, int, str, int, str, tuple[float, ...]]
 
-    Reads only :data:`VECTOR_INPUTS` (the pair, the layout and the typed components only when
-    ``vectors = "typed"``: otherwise they do not change q and k).
-    """
+
+def vector_key(values: Mapping[str, Value]) -> VectorKey:
+    """What q and k are made from (the pair, layout and typed components only when typed)."""
     v = Inputs(values, frozenset(VECTOR_INPUTS), "rope vectors")
     mode = v.as_str("vectors")
     if mode == "typed":
@@ -117,8 +117,86 @@ def vectors(values: Mapping[str, Value]) -> tuple[Tensor, Tensor]:
         pair, layout = v.as_int("pair"), v.as_str("layout")
     else:
         typed, pair, layout = (), 0, ""
-    q, k = _vectors(v.as_int("dim"), v.as_int("seed"), mode, pair, layout, typed)
+    return (v.as_int("dim"), v.as_int("seed"), mode, pair, layout, typed)
+
+
+def vectors(values: Mapping[str, Value]) -> tuple[Tensor, Tensor]:
+    """The query and key vectors (float64, shape ``(dim,)``; fresh copies) for ``values``.
+
+    Reads only :data:`VECTOR_INPUTS` (the pair, the layout and the typed components only when
+    ``vectors = "typed"``: otherwise they do not change q and k).
+    """
+    q, k = _vectors(*vector_key(values))
     return q.clone(), k.clone()
+
+
+# -- per-step maths in O(d) on cached arrays -----------------------------------------------------
+# A slider step of m or n needs a handful of scores of one q, k pair. Everything that depends only
+# on (q, k, layout) or (dim, base) is computed once (cached below); a step then costs a few numpy
+# operations on d/2 numbers. The arithmetic is that of :func:`posenc_gui.core.apply_rope`
+# (angles ``position·θ_i`` in float64, pairs ``(a cos φ − b sin φ, a sin φ + b cos φ)``), so the
+# results agree with the torch references to rounding (tests: within 1e-12).
+
+
+@lru_cache(maxsize=8)
+def _theta(dim: int, base: float) -> np.ndarray:
+    """``θ_i = base^(−2i/d)`` as a read-only float64 array (cached by ``(dim, base)``)."""
+    from posenc_gui import core
+
+    out = core.inverse_frequencies(dim, base).numpy().copy()
+    out.flags.writeable = False
+    return out
+
+
+PairArrays = tuple["np.ndarray", "np.ndarray", "np.ndarray", "np.ndarray"]
+PairArrays2 = tuple["np.ndarray", "np.ndarray"]
+
+
+@lru_cache(maxsize=16)
+def _pairs(key: VectorKey, layout: str) -> PairArrays:
+    """``(q_a, q_b, k_a, k_b)``: the two coordinates of every pair of q and k (float64).
+
+    ``layout`` is ``"interleaved"``, ``"half"`` or ``"half_permuted"`` (the half layout applied to
+    q and k permuted by :func:`posenc_gui.core.layout_permutation`).
+    """
+    from posenc_gui import core
+
+    q, k = (t.numpy() for t in _vectors(*key))
+    dim = q.shape[0]
+    if layout == "half_permuted":
+        perm = core.layout_permutation(dim).numpy()
+        q, k, layout = q[perm], k[perm], "half"
+    half = dim // 2
+    if layout == "interleaved":
+        out = (q[0::2].copy(), q[1::2].copy(), k[0::2].copy(), k[1::2].copy())
+    else:
+        out = (q[:half].copy(), q[half:].copy(), k[:half].copy(), k[half:].copy())
+    for x in out:
+        x.flags.writeable = False
+    return out
+
+
+def _rotate(a: np.ndarray, b: np.ndarray, pos: float, theta: np.ndarray) -> PairArrays2:
+    """Pairs ``(a, b)`` rotated by ``pos·θ_i`` (as in :func:`posenc_gui.core.apply_rope`)."""
+    import numpy as np
+
+    ang = pos * theta
+    c, s = np.cos(ang), np.sin(ang)
+    return a * c - b * s, a * s + b * c
+
+
+def _score_at(p: PairArrays, theta: np.ndarray, m: float, n: float) -> float:
+    """``<R_m q, R_n k>`` from the pairs of q and k."""
+    qa, qb = _rotate(p[0], p[1], m, theta)
+    ka, kb = _rotate(p[2], p[3], n, theta)
+    return float(qa @ ka + qb @ kb)
+
+
+def _score_offset(xa: np.ndarray, xb: np.ndarray, ya: np.ndarray, yb: np.ndarray,
+                  theta: np.ndarray, r: float) -> float:  # fmt: skip
+    """``<x, R_{−r} y>`` (:func:`posenc_gui.core.rope_score_by_offset`)."""
+    ra, rb = _rotate(ya, yb, -r, theta)
+    return float(xa @ ra + xb @ rb)
 
 
 def effective_key(values: Mapping[str, Value], inputs: tuple[str, ...]) -> tuple[Value | None, ...]:
@@ -216,9 +294,7 @@ def _window_readouts(v: Inputs) -> dict[str, Any]:
 
 def _frequency_readouts(v: Inputs) -> dict[str, Any]:
     """Frequency ``θ_i = base^(−2i/d)`` and wavelength ``2π/θ_i`` of the selected pair."""
-    from posenc_gui import core
-
-    theta = float(core.inverse_frequencies(v.as_int("dim"), v.as_float("base"))[v.as_int("pair")])
+    theta = float(_theta(v.as_int("dim"), v.as_float("base"))[v.as_int("pair")])
     return {"theta": theta, "wavelength": TAU / theta}
 
 
@@ -227,7 +303,7 @@ def _rotation_readouts(v: Inputs) -> dict[str, Any]:
     from posenc_gui import core
 
     m, n = v.as_int("m"), v.as_int("n")
-    theta = float(core.inverse_frequencies(v.as_int("dim"), v.as_float("base"))[v.as_int("pair")])
+    theta = float(_theta(v.as_int("dim"), v.as_float("base"))[v.as_int("pair")])
     angle_m, angle_n, angle_diff = m * theta, n * theta, (m - n) * theta
     return {
         "angle_m": angle_m,
@@ -240,24 +316,30 @@ def _rotation_readouts(v: Inputs) -> dict[str, Any]:
 
 
 def _score_readouts(v: Inputs) -> dict[str, Any]:
-    """The score at (m, n), three independent ways, its pair shares and the rotated pair."""
+    """The score at (m, n), three independent ways, its pair shares and the rotated pair.
+
+    O(d) per step on cached pairs (:func:`_pairs`): ``R_m q`` and ``R_n k`` rotated pair by pair
+    give the score and its shares; the same distance at the origin rotates them again at other
+    positions; the offset form rotates k alone by ``−(m − n)``.
+    """
     from posenc_gui import core
 
     m, n, base = v.as_int("m"), v.as_int("n"), v.as_float("base")
     dim, pair = v.as_int("dim"), v.as_int("pair")
-    lay = rope_layout(v.as_str("layout"))
-    q, k = vectors(v)
+    key = vector_key(v)
+    qa, qb, ka, kb = p = _pairs(key, rope_layout(v.as_str("layout")))
+    theta = _theta(dim, base)
     r = m - n
-    score = float(core.rope_scores(q, k, [m], [n], base=base, layout=lay)[0, 0])
+    rqa, rqb = _rotate(qa, qb, m, theta)
+    rka, rkb = _rotate(ka, kb, n, theta)
+    score = float(rqa @ rka + rqb @ rkb)
+    shares = rqa * rka + rqb * rkb
     om, on = origin_positions(m, n)
-    score_origin = float(core.rope_scores(q, k, [om], [on], base=base, layout=lay)[0, 0])
-    score_offset = float(core.rope_score_by_offset(q, k, [r], base=base, layout=lay)[0])
-    shares = core.rope_pair_scores(q, k, m, n, base=base, layout=lay)
-    a, b = pair_indices(dim, pair, v.as_str("layout"))
-    rq = core.apply_rope(q[None, :], [m], base=base, layout=lay)[0]
-    rk = core.apply_rope(k[None, :], [n], base=base, layout=lay)[0]
-    theta = float(core.inverse_frequencies(dim, base)[pair])
-    angle_q, angle_k = math.atan2(float(q[b]), float(q[a])), math.atan2(float(k[b]), float(k[a]))
+    score_origin = _score_at(p, theta, om, on)
+    score_offset = _score_offset(qa, qb, ka, kb, theta, r)
+    t = float(theta[pair])
+    angle_q = math.atan2(float(qb[pair]), float(qa[pair]))
+    angle_k = math.atan2(float(kb[pair]), float(ka[pair]))
     return {
         "score": score,
         "score_at_origin": score_origin,
@@ -267,25 +349,21 @@ def _score_readouts(v: Inputs) -> dict[str, Any]:
         "pair_scores_sum": float(shares.sum()),
         "pair_score": float(shares[pair]),
         "pair_fraction": float(shares[pair]) / score if score != 0 else math.nan,
-        "q_pair_rotated": [float(rq[a]), float(rq[b])],
-        "k_pair_rotated": [float(rk[a]), float(rk[b])],
-        "angle_between_rotated": core.wrap_angle(angle_q - angle_k + r * theta, signed=True),
-        "score_qk": float(core.rope_score_by_offset(k, k, [r], base=base, layout=lay)[0]),
+        "q_pair_rotated": [float(rqa[pair]), float(rqb[pair])],
+        "k_pair_rotated": [float(rka[pair]), float(rkb[pair])],
+        "angle_between_rotated": core.wrap_angle(angle_q - angle_k + r * t, signed=True),
+        "score_qk": _score_offset(ka, kb, ka, kb, theta, r),
     }
 
 
 def _layout_readouts(v: Inputs) -> dict[str, Any]:
     """The same q, k, m, n through both pair layouts, and after the layout permutation."""
-    from posenc_gui import core
-
     m, n, base = v.as_int("m"), v.as_int("n"), v.as_float("base")
-    q, k = vectors(v)
-    perm = core.layout_permutation(v.as_int("dim"))
-    s_inter = float(core.rope_scores(q, k, [m], [n], layout="interleaved", base=base)[0, 0])
-    s_half = float(core.rope_scores(q, k, [m], [n], layout="half", base=base)[0, 0])
-    s_half_perm = float(
-        core.rope_scores(q[perm], k[perm], [m], [n], layout="half", base=base)[0, 0]
-    )
+    key = vector_key(v)
+    theta = _theta(v.as_int("dim"), base)
+    s_inter = _score_at(_pairs(key, "interleaved"), theta, m, n)
+    s_half = _score_at(_pairs(key, "half"), theta, m, n)
+    s_half_perm = _score_at(_pairs(key, "half_permuted"), theta, m, n)
     return {
         "score_interleaved": s_inter,
         "score_half": s_half,
@@ -295,17 +373,27 @@ def _layout_readouts(v: Inputs) -> dict[str, Any]:
     }
 
 
-def _bound_readouts(v: Inputs) -> dict[str, Any]:
-    """RoFormer eq. (37) at r = m − n: the relative bound (Figure 2) and the bound for q, k."""
+@lru_cache(maxsize=16)
+def _bound_coefficient(key: VectorKey, layout: str) -> float:
     from posenc_gui import core
 
-    r, base = v.as_int("m") - v.as_int("n"), v.as_float("base")
-    q, k = vectors(v)
-    lay = rope_layout(v.as_str("layout"))
-    return {
-        "relative_decay_bound": float(core.rope_decay_bound([r], v.as_int("dim"), base)[0]),
-        "decay_bound": float(core.rope.rope_score_bound(q, k, r, 1, base=base, layout=lay)[0]),
-    }
+    q, k = _vectors(*key)
+    return core.rope.rope_bound_coefficient(q, k, layout=rope_layout(layout))
+
+
+def _bound_readouts(v: Inputs) -> dict[str, Any]:
+    """RoFormer eq. (37) at r = m − n: the relative bound (Figure 2) and the bound for q, k.
+
+    ``Σ_j |S_j(r)|`` with ``S_j = Σ_{l<j} e^{i r θ_l}`` in O(d) (as
+    :func:`posenc_gui.core.rope_decay_bound` and :func:`posenc_gui.core.rope.rope_abel_sums`).
+    """
+    import numpy as np
+
+    r, base, dim = v.as_int("m") - v.as_int("n"), v.as_float("base"), v.as_int("dim")
+    ang = r * _theta(dim, base)
+    total = float(np.hypot(np.cumsum(np.cos(ang)), np.cumsum(np.sin(ang))).sum())
+    coeff = _bound_coefficient(vector_key(v), v.as_str("layout"))
+    return {"relative_decay_bound": total / (dim // 2), "decay_bound": coeff * total}
 
 
 def lock_coupling(given: Mapping[str, Value], base: Mapping[str, Value]) -> dict[str, Value]:

@@ -325,3 +325,89 @@ def test_typed_components_count_only_in_typed_mode() -> None:
         RopeModel.group("scores")(typed_moved)["score"] != RopeModel.group("scores")(typed)["score"]
     )
     assert readouts(**typed_moved)["q_pair"][0] == 2.5
+
+
+def _reference_readouts(values: dict[str, Any]) -> dict[str, float]:
+    """The per-step read-outs computed the direct way, with apply_rope and the torch references."""
+    from posenc_gui import core
+    from posenc_gui.state.rope import origin_positions, pair_indices, rope_layout, vectors
+
+    m, n, base, dim, pair = (values[k] for k in ("m", "n", "base", "dim", "pair"))
+    lay = rope_layout(values["layout"])
+    q, k = vectors(values)
+    om, on = origin_positions(m, n)
+    shares = core.rope_pair_scores(q, k, m, n, base=base, layout=lay)
+    a, b = pair_indices(dim, pair, values["layout"])
+    rq = core.apply_rope(q[None, :], [m], base=base, layout=lay)[0]
+    rk = core.apply_rope(k[None, :], [n], base=base, layout=lay)[0]
+    perm = core.layout_permutation(dim)
+    return {
+        "score": float(core.rope_scores(q, k, [m], [n], base=base, layout=lay)[0, 0]),
+        "score_at_origin": float(core.rope_scores(q, k, [om], [on], base=base, layout=lay)[0, 0]),
+        "score_from_offset": float(
+            core.rope_score_by_offset(q, k, [m - n], base=base, layout=lay)[0]
+        ),
+        "score_qk": float(core.rope_score_by_offset(k, k, [m - n], base=base, layout=lay)[0]),
+        "pair_scores_sum": float(shares.sum()),
+        "pair_score": float(shares[pair]),
+        "q_pair_rotated_0": float(rq[a]),
+        "q_pair_rotated_1": float(rq[b]),
+        "k_pair_rotated_0": float(rk[a]),
+        "k_pair_rotated_1": float(rk[b]),
+        "score_interleaved": float(core.rope_scores(q, k, [m], [n], base=base)[0, 0]),
+        "score_half": float(core.rope_scores(q, k, [m], [n], base=base, layout="half")[0, 0]),
+        "score_half_permuted": float(
+            core.rope_scores(q[perm], k[perm], [m], [n], base=base, layout="half")[0, 0]
+        ),
+        "relative_decay_bound": float(core.rope_decay_bound([m - n], dim, base)[0]),
+        "decay_bound": float(core.rope.rope_score_bound(q, k, m - n, 1, base=base, layout=lay)[0]),
+        "theta": float(core.inverse_frequencies(dim, base)[pair]),
+    }
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        {},
+        {"m": 77_777, "n": 3, "dim": 512, "pair": 200, "base": 500.0},
+        {"m": 0, "n": MAX_POSITION, "dim": 6, "pair": 2, "layout": "half", "seed": 9},
+        {"m": 12_345, "n": 12_000, "dim": 128, "pair": 7, "vectors": "q=k"},
+        {"m": 99_999, "n": 50, "dim": 64, "pair": 3, "vectors": "typed", "q0": 2.5, "k1": -1.0,
+         "layout": "half", "base": 1e6},
+    ],
+)  # fmt: skip
+def test_fast_readouts_equal_the_apply_rope_references(given: dict[str, Any]) -> None:
+    """The O(d) read-outs on cached pairs agree with apply_rope / rope_scores within 1e-12."""
+    values = RopeModel.resolve(given)
+    r = RopeModel.readouts(values)
+    ref = _reference_readouts(values)
+    r["q_pair_rotated_0"], r["q_pair_rotated_1"] = r["q_pair_rotated"]
+    r["k_pair_rotated_0"], r["k_pair_rotated_1"] = r["k_pair_rotated"]
+    for name, want in ref.items():
+        assert abs(r[name] - want) <= 1e-12 * max(1.0, abs(want)), name
+    assert abs(r["score_difference"]) < 1e-9
+
+
+def test_a_position_step_rotates_no_vector_with_torch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """m and n steps use the cached pairs: no apply_rope, rope_scores or frequency table."""
+    from posenc_gui import core
+    from posenc_gui.core import rope as core_rope
+
+    values = RopeModel.resolve({"dim": 128, "m": 10, "n": 4})
+    RopeModel.readouts(values)  # caches: vectors, pairs, θ, coefficient
+    calls: list[str] = []
+    for mod in (core, core_rope):
+        for name in ("apply_rope", "rope_scores", "rope_score_by_offset", "rope_pair_scores",
+                     "inverse_frequencies", "rope_decay_bound", "rope_score_bound"):  # fmt: skip
+            if hasattr(mod, name):
+                orig = getattr(mod, name)
+
+                def counted(*a: Any, _n: str = name, _f: Any = orig, **k: Any) -> Any:
+                    calls.append(_n)
+                    return _f(*a, **k)
+
+                monkeypatch.setattr(mod, name, counted)
+    for m in (11, 500, 99_000):
+        r = RopeModel.readouts({**values, "m": m})
+        assert r["relative_distance"] == m - 4
+    assert calls == []
