@@ -46,6 +46,7 @@ TABS: tuple[TabEntry, ...] = (
     _entry("heatmap"),
     _entry("rotation"),
     _entry("rope"),
+    _entry("alibi"),
 )
 #: Tab ids, short and stable, in display order.
 TAB_IDS: tuple[str, ...] = tuple(e.id for e in TABS)

@@ -1,0 +1,437 @@
+"""Attention-biases tab: ALiBi's slopes, one head's bias matrix, the bias of every head against
+distance, one query's softmax with and without the bias, and RoPE's implicit decay beside
+ALiBi's explicit penalty on one distance axis.
+
+Side column: the head controls and the rule that makes the slopes (in words, with the numbers
+of the current head count); the sequence controls; the RoPE controls; every head's slope.
+Grid: top left the causal bias matrix of head h (colour bar; the masked keys after the query
+left blank, the query's row outlined); top right ``−m_h·r`` for every head, head h
+highlighted; bottom left the attention of query i over the keys without and with the bias
+(drag the dashed line to move the query); bottom right RoPE's expected change of the scaled
+logit against distance (closed form and sampled) with its floor ``−2ρ√d``, and ALiBi's line for
+head h.
+
+Views and their inputs: ``slopes_text`` (heads); ``heatmap`` (heads, head, positions);
+``heatmap_query`` (query, positions); ``bias_lines`` (heads, positions); ``bias_highlight``
+(heads, head, positions); ``attention`` and ``attention_text`` (the ``attention`` group);
+``comparison_rope`` (the ``rope`` group); ``comparison_alibi`` (heads, head, positions, and the
+``crossing`` group); ``comparison_text`` (rope, head, crossing).
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+
+import numpy as np
+
+from posenc_gui import core
+from posenc_gui.core.rope import nice_ceil
+from posenc_gui.panels.base import Cell, Panel
+from posenc_gui.state.alibi import SPAN_FRACTIONS, AlibiModel
+from posenc_gui.widgets import styled
+from posenc_gui.widgets.fmt import integer, num, sig
+from posenc_gui.widgets.styled import FormulaLabel, span
+from posenc_gui.widgets.views import Context
+
+#: Colour roles: the chosen ALiBi head, the other heads, attention without bias, RoPE.
+ALIBI_ROLE = "accent"
+OTHER_HEADS_ROLE = "guide"
+PLAIN_ROLE = "second"
+ROPE_ROLE = "query"
+#: Slopes are listed in this many column groups (head, slope, value).
+SLOPE_COLUMNS = 2
+NOWRAP = "style='white-space:pre'"
+
+
+class AlibiPanel(Panel):
+    """The ``alibi`` tab."""
+
+    model = AlibiModel
+
+    def build(self) -> None:
+        b = self.book
+        self._heat_levels: tuple[float, float] | None = None
+        self._bias_range: tuple[float, float] | None = None
+        self._heat_size: int | None = None
+        self._att_range: tuple[int, float] | None = None
+        self._cmp_range: tuple[float, float] | None = None
+
+        # ---- side column -------------------------------------------------------------------
+        heads_box = self.controls("ALiBi heads", "heads", "head")
+        self.rule_label = FormulaLabel("slope_rule_readout", self, b)
+        self.slopes_label = FormulaLabel("slopes_readout", self, b)
+        seq_box = self.controls("One query's attention", "positions", "query", "logits", "seed")
+        rope_box = self.controls("RoPE for comparison", "dim", "base", "correlation", "samples")
+
+        # ---- bias matrix of one head -----------------------------------------------------------
+        self.heat_plot = styled.plot(
+            b, self, "bias_matrix_plot", "Bias of head h", "key position j", "query position i"
+        )
+        self.heat_plot.invertY(True)
+        self.heat_image, self.heat_bar = styled.heatmap(
+            b, self.heat_plot, (-1.0, 0.0), "sequential", label="bias −m·(i − j)"
+        )
+        # the bar's axis grows with its tick labels (−2.5 …) instead of writing its label on them
+        self.heat_bar.getAxis("right").setWidth(None)
+        self.mask_text = styled.text(b, self.heat_plot, "ink", anchor=(0.5, 0.5))
+        self.query_row = styled.curve(b, self.heat_plot, "ink", "normal")
+
+        # ---- bias against distance, every head -------------------------------------------------
+        self.bias_plot = styled.plot(
+            b, self, "bias_distance_plot", "Bias against distance, every head",
+            "distance r = i − j", "bias −m·r",
+        )  # fmt: skip
+        self.other_lines = styled.curve(
+            b, self.bias_plot, OTHER_HEADS_ROLE, "hair", connect="finite"
+        )
+        self.head_line = styled.curve(b, self.bias_plot, ALIBI_ROLE, "heavy")
+        self.head_text = styled.text(b, self.bias_plot, ALIBI_ROLE, anchor=(1, 0))
+
+        # ---- one query's attention -------------------------------------------------------------
+        self.att_plot = styled.plot(
+            b, self, "attention_plot", "Attention of query i", "key position j",
+            "attention weight",
+        )  # fmt: skip
+        self.plain_curve = styled.curve(b, self.att_plot, PLAIN_ROLE, "line")
+        self.biased_curve = styled.curve(b, self.att_plot, ALIBI_ROLE, "thick")
+        self.query_line = styled.vline(
+            b, self.att_plot, movable=True, tooltip="Drag to move the query position i"
+        )
+        self.bind_drag(self.query_line, self._query_dragged, self._query_shown)
+        self.att_label = FormulaLabel("attention_readout", self, b)
+
+        # ---- RoPE vs ALiBi on one distance axis -------------------------------------------------
+        self.cmp_plot = styled.plot(
+            b, self, "comparison_plot", "RoPE's implicit decay vs ALiBi's linear penalty",
+            "distance r = m − n", "change of the logit from r = 0",
+        )  # fmt: skip
+        self.cmp_plot.setXLink(self.bias_plot)
+        self.floor_line = styled.vline(b, self.cmp_plot, ROPE_ROLE, angle=0, line="dot")
+        self.rope_sampled = styled.curve(b, self.cmp_plot, ROPE_ROLE, "thin", "dash")
+        self.rope_curve = styled.curve(b, self.cmp_plot, ROPE_ROLE, "thick")
+        self.alibi_line = styled.curve(b, self.cmp_plot, ALIBI_ROLE, "thick")
+        self.cross_dot = styled.dots(b, self.cmp_plot, ALIBI_ROLE, "large")
+        self.cmp_label = FormulaLabel("comparison_readout", self, b)
+
+        # ---- views ------------------------------------------------------------------------------
+        self.derive("head_bias", ("heads", "head", "positions"), self._head_bias)
+        self.view("slopes_text", self.slopes_label, ("slopes",), self._refresh_slopes)
+        self.view("heatmap", self.heat_plot, ("head_bias", "head_slope"), self._refresh_heatmap)
+        self.view(
+            "heatmap_query", self.heat_plot, ("query", "positions"), self._refresh_heatmap_query
+        )
+        self.view("bias_lines", self.bias_plot, ("slopes", "positions"), self._refresh_bias_lines)
+        self.view(
+            "bias_highlight",
+            self.bias_plot,
+            ("head_slope", "positions"),
+            self._refresh_bias_highlight,
+        )
+        self.view("attention", self.att_plot, ("attention",), self._refresh_attention)
+        self.view("attention_text", self.att_label, ("attention",), self._refresh_attention_text)
+        self.view("comparison_rope", self.cmp_plot, ("rope",), self._refresh_comparison_rope)
+        self.view(
+            "comparison_alibi", self.cmp_plot, ("head_slope", "positions", "crossing"),
+            self._refresh_comparison_alibi,
+        )  # fmt: skip
+        self.view(
+            "comparison_text", self.cmp_label, ("rope", "head_slope", "crossing"),
+            self._refresh_comparison_text,
+        )  # fmt: skip
+
+        self.place(
+            [heads_box, self.rule_label, seq_box, rope_box, self.slopes_label],
+            [
+                Cell(self.heat_plot, 0, 0), Cell(self.bias_plot, 0, 1),
+                Cell(self.att_plot, 1, 0), Cell(self.att_label, 2, 0),
+                Cell(self.cmp_plot, 1, 1), Cell(self.cmp_label, 2, 1),
+            ],
+            row_stretch={0: 1, 1: 1}, col_stretch={0: 1, 1: 1},
+        )  # fmt: skip
+
+    # -- interaction ----------------------------------------------------------------------------
+    def _query_dragged(self, x: float) -> None:
+        top = self.state.as_int("positions") - 1
+        self.state.set("query", min(max(round(x), 0), top))
+
+    def _query_shown(self) -> float:
+        return float(self.state.as_int("query"))
+
+    # -- derived --------------------------------------------------------------------------------
+    @staticmethod
+    def _head_bias(ctx: Context) -> np.ndarray:
+        """The chosen head's causal bias matrix (float64, ``−inf`` above the diagonal)."""
+        v = ctx.values
+        slope = core.alibi_slopes(v.as_int("heads"))[v.as_int("head") - 1].item()
+        return core.alibi_bias_for_slope(slope, v.as_int("positions")).numpy()
+
+    # -- slopes and the rule ---------------------------------------------------------------------
+    def _refresh_slopes(self, ctx: Context) -> None:
+        sl = ctx["slopes"]
+        n = ctx.values.as_int("heads")
+        slopes, exps = sl["slopes"], sl["slope_exponents"]
+        p, p2, extra = sl["lower_power"], sl["doubled_power"], sl["extra_heads_of_doubled"]
+        base = f"2<sup>−8h/{integer(p)}</sup> = 2<sup>{_per_head(p)}</sup>"
+        if sl["power_of_two"]:
+            rule = (
+                f"<b>n = {integer(n)} is a power of two:</b> m<sub>h</sub> = {base}, "
+                f"h = 1 … {integer(n)}: {_pow(exps[0])} … {_pow(exps[-1])}, each half of "
+                f"the one before (ratio 2<sup>{_per_head(p)}</sup>)."
+            )
+        else:
+            picked = ", ".join(integer(h) for h in extra)
+            got = ", ".join(_pow(e) for e in exps[p:])
+            rule = (
+                f"<b>n = {integer(n)} is not a power of two.</b> The nearest lower power of two "
+                f"is p = {integer(p)}: heads 1 … {integer(p)} take m<sub>h</sub> = {base} "
+                f"({_pow(exps[0])} … {_pow(exps[p - 1])}). The other n − p = {integer(n - p)} "
+                f"take every other slope of 2p = {integer(p2)} heads, "
+                f"2<sup>−8h/{integer(p2)}</sup> = 2<sup>{_per_head(p2)}</sup> at h = {picked}: "
+                f"{got}."
+            )
+        rows = math.ceil(n / SLOPE_COLUMNS)
+        head = "<th align='right'>h</th><th align='right'>m<sub>h</sub></th><th></th>"
+        lines = [f"<tr>{head * min(SLOPE_COLUMNS, n)}</tr>"]
+        for r in range(rows):
+            cells = ""
+            for c in range(SLOPE_COLUMNS):
+                k = c * rows + r
+                if k < n:
+                    pad = " style='padding-left:14px'" if c else ""
+                    cells += (
+                        f"<td align='right'{pad}>{integer(k + 1)}</td>"
+                        f"<td align='right'>&nbsp;{_pow(exps[k])}</td>"
+                        f"<td align='right'>&nbsp;= {sig(slopes[k], 4)}</td>"
+                    )
+            lines.append(f"<tr>{cells}</tr>")
+        table = f"<table {NOWRAP} cellspacing='0' cellpadding='1'>{''.join(lines)}</table>"
+        self.rule_label.set_html(rule)
+        self.slopes_label.set_html(f"<b>Slopes of the {integer(n)} heads</b>{table}")
+        ctx.record("slopes", np.asarray(slopes), "slope m_h of head h = 1 … n")
+        ctx.record("slope_exponents", np.asarray(exps), "log₂ m_h")
+
+    # -- bias matrix -----------------------------------------------------------------------------
+    def _refresh_heatmap(self, ctx: Context) -> None:
+        bias = ctx["head_bias"]
+        n = bias.shape[0]
+        mask = ~np.isfinite(bias)
+        image = np.ascontiguousarray(np.where(mask, np.nan, bias), dtype=np.float32)
+        self.heat_image.setImage(image, autoLevels=False)
+        low = -nice_ceil(float(-bias[-1, 0])) if n > 1 else -1.0
+        if self._heat_levels != (low, 0.0):  # "nice" levels: the bar's axis rarely changes
+            self._heat_levels = (low, 0.0)
+            self.heat_bar.setLevels((low, 0.0))
+        if self._heat_size != n:
+            self._heat_size = n
+            self.heat_image.setRect(0.0, 0.0, float(n), float(n))
+            self.heat_plot.getPlotItem().getViewBox().setRange(
+                xRange=(0.0, float(n)), yRange=(0.0, float(n)), padding=0.0
+            )
+            self.mask_text.setText("masked: −∞\n(key after query)")
+            self.mask_text.setPos(0.72 * n, 0.25 * n)
+        h = ctx.values.as_int("head")
+        m = float(-bias[1, 0]) if n > 1 else 0.0
+        styled.set_title(
+            self.book, self.heat_plot,
+            f"Bias of head {h}: −m·(i − j), m = {sig(m, 4)} ({n} × {n})",
+        )  # fmt: skip
+        ctx.record("bias", np.where(mask, 0.0, bias), "bias −m·(i − j) (masked cells: 0)")
+        ctx.record("mask", mask, "masked (key j after query i: −∞)")
+        ctx.record("levels", np.array([low, 0.0]), "colour-bar range")
+
+    def _refresh_heatmap_query(self, ctx: Context) -> None:
+        i = ctx.values.as_int("query")
+        xs = np.array([0.0, i + 1.0, i + 1.0, 0.0, 0.0])
+        ys = np.array([float(i), float(i), i + 1.0, i + 1.0, float(i)])
+        self.query_row.setData(xs, ys)
+        ctx.record("query_row", np.stack([xs, ys]), "outline of the query's row (keys 0 … i)")
+
+    # -- bias against distance -------------------------------------------------------------------
+    def _refresh_bias_lines(self, ctx: Context) -> None:
+        slopes = np.asarray(ctx["slopes"]["slopes"])
+        n = ctx.values.as_int("positions")
+        r = np.arange(n, dtype=float)
+        end = float(n - 1)
+        xs = np.tile(np.array([0.0, end, np.nan]), slopes.size)
+        ys = np.column_stack([np.zeros_like(slopes), -slopes * end, np.full(slopes.size, np.nan)])
+        self.other_lines.setData(xs, ys.ravel())
+        low = -nice_ceil(float(slopes.max()) * end)  # "nice": the y axis changes in steps
+        rng = (end, low)
+        if self._bias_range != rng:
+            self._bias_range = rng
+            self.bias_plot.setXRange(0.0, end, padding=0.02)  # linked: the comparison too
+            self.bias_plot.setYRange(low, -0.04 * low, padding=0.0)
+        ctx.record("distance", r, "distance r = i − j")
+        ctx.record("bias_by_head", -slopes[:, None] * r[None, :], "bias −m_h·r, one row per head")
+
+    def _refresh_bias_highlight(self, ctx: Context) -> None:
+        hd = ctx["head_slope"]
+        n, h = ctx.values.as_int("positions"), ctx.values.as_int("head")
+        heads = ctx.values.as_int("heads")
+        m = float(hd["head_slope"])
+        end = float(n - 1)
+        self.head_line.setData(np.array([0.0, end]), np.array([0.0, -m * end]))
+        self.head_text.setText(f"head {h}: m = {sig(m, 4)}")
+        self.head_text.setPos(end, -m * end)
+        styled.set_title(
+            self.book, self.bias_plot, f"Bias against distance, {heads} heads (head {h} bold)"
+        )
+        ctx.record("head_bias", -m * np.arange(n, dtype=float), f"bias of head {h}: −m·r")
+
+    # -- one query's attention -------------------------------------------------------------------
+    def _refresh_attention(self, ctx: Context) -> None:
+        att = ctx["attention"]
+        v = ctx.values
+        n, i = v.as_int("positions"), v.as_int("query")
+        j = np.arange(n, dtype=float)
+        plain = np.asarray(att["weights_without_bias"])
+        biased = np.asarray(att["weights_with_bias"])
+        self.plain_curve.setData(j, plain)
+        self.biased_curve.setData(j, biased)
+        styled.move_line(self.query_line, float(i))
+        top = nice_ceil(1.08 * float(max(plain.max(), biased.max())))
+        if self._att_range != (n, top):
+            if self._att_range is None or self._att_range[0] != n:
+                self.query_line.setBounds((0.0, float(n - 1)))
+                self.att_plot.setXRange(0.0, float(n - 1), padding=0.02)
+            self._att_range = (n, top)
+            self.att_plot.setYRange(0.0, top, padding=0.0)
+        kind = "zero logits" if v.as_str("logits") == "zero" else "random logits"
+        styled.set_title(
+            self.book, self.att_plot,
+            f"Attention of query i = {i} over keys j ≤ i ({kind})",
+        )  # fmt: skip
+        ctx.record("keys", j, "key position j")
+        ctx.record("weights_without_bias", plain, "softmax(s_j), causal")
+        ctx.record("weights_with_bias", biased, "softmax(s_j − m·(i − j)), causal")
+
+    def _refresh_attention_text(self, ctx: Context) -> None:
+        att, st, v = ctx["attention"], ctx.style, ctx.values
+        i, h = v.as_int("query"), v.as_int("head")
+        seen = i + 1
+        if v.as_str("logits") == "zero":
+            what = (
+                "Content logits all <b>zero</b>: without the bias every visible key gets "
+                f"1/(i+1) = 1/{integer(seen)} = {num(att['self_weight_without_bias'], 4)}; "
+                "with it, w<sub>j</sub> ∝ e<sup>−m(i−j)</sup>, a geometric fall-off."
+            )
+        else:
+            what = (
+                f"Content logits s<sub>j</sub> ~ N(0, 1) (seed {integer(v.as_int('seed'))}); "
+                "the bias multiplies each key's weight by e<sup>−m(i−j)</sup>."
+            )
+        spans = []
+        for f in SPAN_FRACTIONS:
+            pct = round(100 * f)
+            spans.append(
+                f"{pct}% of the weight on the nearest "
+                f"{span(st, PLAIN_ROLE, integer(att[f'keys_holding_{pct}_without_bias']))} → "
+                f"{span(st, ALIBI_ROLE, integer(att[f'keys_holding_{pct}_with_bias']))} keys"
+            )
+        self.att_label.set_html(
+            f"{what}<br>"
+            f"{span(st, PLAIN_ROLE, 'without bias')} → {span(st, ALIBI_ROLE, f'head {h} bias')}: "
+            f"the query's own weight {num(att['self_weight_without_bias'], 4)} → "
+            f"{num(att['self_weight_with_bias'], 4)}; {'; '.join(spans)} "
+            f"(of {integer(seen)}). Both rows sum to "
+            f"{num(att['weight_sum_without_bias'], 6)} and {num(att['weight_sum_with_bias'], 6)}."
+        )
+        ctx.record(
+            "self_weights",
+            np.array([att["self_weight_without_bias"], att["self_weight_with_bias"]]),
+            "weight of the query's own key, without / with bias",
+        )
+        ctx.record(
+            "keys_holding",
+            np.array([[att[f"keys_holding_{round(100 * f)}_{w}"] for f in SPAN_FRACTIONS]
+                      for w in ("without_bias", "with_bias")]),
+            "nearest keys holding 50% / 90% of the weight (rows: without, with bias)",
+        )  # fmt: skip
+
+    # -- RoPE vs ALiBi ---------------------------------------------------------------------------
+    def _refresh_comparison_rope(self, ctx: Context) -> None:
+        rp = ctx["rope"]
+        expected = np.asarray(rp["rope_expected_shift"])
+        sampled = np.asarray(rp["rope_sampled_shift"])
+        r = np.arange(expected.size, dtype=float)
+        self.rope_curve.setData(r, expected)
+        self.rope_sampled.setData(r, sampled)
+        floor = float(rp["rope_floor"])
+        if self.floor_line.value() != floor:
+            self.floor_line.setValue(floor)
+        low = -nice_ceil(1.15 * max(-floor, float(-sampled.min()), 1.0))
+        top = 0.06 * -low  # room for the sampled curve's noise above 0, in steps
+        if float(sampled.max()) > top:
+            top = nice_ceil(float(sampled.max()))
+        rng = (low, top)
+        if self._cmp_range != rng:
+            self._cmp_range = rng
+            self.cmp_plot.setYRange(low, top, padding=0.0)
+        ctx.record("distance", r, "distance r = m − n")
+        ctx.record("rope_expected_shift", expected, "RoPE: E[q·R k/√d](r) − E[…](0), closed form")
+        ctx.record("rope_sampled_shift", sampled, "RoPE: mean over sampled (q, k), minus r = 0")
+        ctx.record("rope_floor", floor, "RoPE's floor −2ρ√d")
+
+    def _refresh_comparison_alibi(self, ctx: Context) -> None:
+        m = float(ctx["head_slope"]["head_slope"])
+        n = ctx.values.as_int("positions")
+        cross = float(ctx["crossing"]["alibi_passes_rope_floor_at"])
+        end = float(n - 1)
+        self.alibi_line.setData(np.array([0.0, end]), np.array([0.0, -m * end]))
+        shown = cross <= end and cross > 0
+        self.cross_dot.setData([cross] if shown else [], [-m * cross] if shown else [])
+        ctx.record("alibi_line", -m * np.arange(n, dtype=float), "ALiBi head h: −m·r")
+        ctx.record("crossing", cross, "r where −m·r passes RoPE's floor")
+
+    def _refresh_comparison_text(self, ctx: Context) -> None:
+        rp, st, v = ctx["rope"], ctx.style, ctx.values
+        m = float(ctx["head_slope"]["head_slope"])
+        cross = float(ctx["crossing"]["alibi_passes_rope_floor_at"])
+        d, rho = v.as_int("dim"), v.as_float("correlation")
+        rope = span(st, ROPE_ROLE, "<b>RoPE</b> (solid: expectation; dashed: "
+                    f"mean of {integer(v.as_int('samples'))} random pairs)")  # fmt: skip
+        alibi = span(st, ALIBI_ROLE, f"<b>ALiBi head {v.as_int('head')}</b>")
+        beyond = " (beyond this axis)" if cross > v.as_int("positions") - 1 else ""
+        far = (
+            f"passes RoPE's floor at r = {num(cross, 1)}{beyond}"
+            if rho > 0
+            else "is the only distance penalty: with ρ = 0 RoPE's expected logit is 0 everywhere"
+        )
+        self.cmp_label.set_html(
+            f"{rope}, d = {integer(d)}, base {sig(v.as_float('base'), 5)}, key k = ρq + "
+            f"√(1−ρ²)z, ρ = {num(rho, 2)}: expected logit q·k/√d = ρ√d = "
+            f"{num(rp['rope_expected_logit_at_zero'], 3)} at r = 0 (sampled "
+            f"{num(rp['rope_sampled_logit_at_zero'], 3)}). Its change "
+            f"(2ρ/√d)·Σ<sub>i</sub>(cos rθ<sub>i</sub> − 1) is bounded: never below "
+            f"−2ρ√d = {num(rp['rope_floor'], 2)} (dotted); lowest on this axis "
+            f"{num(rp['rope_lowest_shift'], 3)} at r = {integer(rp['rope_lowest_at'])}.<br>"
+            f"{alibi}: −m·r with m = {sig(m, 4)} keeps falling linearly and {far}."
+        )
+        ctx.record(
+            "rope_logit_at_zero",
+            np.array([rp["rope_expected_logit_at_zero"], rp["rope_sampled_logit_at_zero"]]),
+            "RoPE logit at r = 0: expected ρ√d, sampled",
+        )
+        ctx.record("rope_lowest", rp["rope_lowest_shift"], "lowest RoPE change on the axis")
+
+
+# -- helpers -------------------------------------------------------------------------------------
+def _pow(e: float) -> str:
+    """``2^e`` with a superscript exponent, exactly (ALiBi's exponents are short binary fractions:
+    ``−8h/p``), as many significant digits as it has: ``2^−8``, ``2^−0.5``, ``2^−2.625``."""
+    if float(e).is_integer():
+        return f"2<sup>{integer(e)}</sup>"
+    digits = len(Decimal(repr(abs(e))).normalize().as_tuple().digits)
+    return f"2<sup>{sig(e, digits)}</sup>"
+
+
+def _per_head(p: int) -> str:
+    """``−8h/p`` simplified for a power of two ``p``: ``−4h``, ``−h``, ``−h/2`` …"""
+    if p <= 8:
+        k = 8 // p
+        return "−h" if k == 1 else f"−{integer(k)}h"
+    return f"−h/{integer(p // 8)}"
+
+
+PANEL = AlibiPanel

@@ -1,0 +1,181 @@
+"""Attention-biases tab panel: state -> plots and labels, widgets -> state, per-view refreshes."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QComboBox, QSpinBox
+from pytestqt.qtbot import QtBot
+
+from posenc_gui.core import alibi_bias
+from posenc_gui.panels.alibi import PANEL, AlibiPanel
+from posenc_gui.state import ParamState
+from posenc_gui.widgets.styled import strip_tags
+
+SIZE = (1600, 1000)
+
+
+def shown(qtbot: QtBot, **values: object) -> AlibiPanel:
+    """A panel laid out at the render size, as ``posenc-gui render`` does it."""
+    p = PANEL(ParamState(PANEL.model, values))  # type: ignore[arg-type]
+    qtbot.addWidget(p)
+    p.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+    p.resize(*SIZE)
+    p.show()
+    QApplication.processEvents()
+    p.refresh_now()
+    return p
+
+
+# -- state -> plots and labels ---------------------------------------------------------------
+def test_bias_matrix_is_the_heads_bias(qtbot: QtBot) -> None:
+    panel = shown(qtbot, heads=12, head=10, positions=40, query=30)
+    data = panel.data()["heatmap"]
+    full = alibi_bias(12, 40)[9].numpy()  # head 10 (1-based) of the reference function
+    mask = data["mask"].values
+    assert np.array_equal(mask, np.isinf(full))
+    assert np.array_equal(data["bias"].values[~mask], full[~mask])
+    m = 2.0**-1.5  # head 10 of 12 heads: every other slope of 16 heads, h = 3
+    assert data["bias"].values[39, 0] == pytest.approx(-39 * m)
+    image = panel.heat_image.image
+    assert (
+        image.shape == (40, 40) and np.isnan(image[0, 1]) and image[5, 2] == pytest.approx(-3 * m)
+    )
+    assert tuple(panel.heat_bar.levels()) == tuple(data["levels"].values)
+    assert data["levels"].values[0] <= -39 * m
+    assert "head 10" in panel.heat_plot.posenc_title
+    xs, ys = panel.query_row.getData()
+    assert (min(ys), max(ys), max(xs)) == (30.0, 31.0, 31.0)
+
+
+def test_every_head_against_distance(qtbot: QtBot) -> None:
+    panel = shown(qtbot, heads=20, head=17, positions=50)
+    data = panel.data()
+    slopes = np.array(
+        [2.0 ** (-h / 2) for h in range(1, 17)] + [2.0 ** (-k / 4) for k in (1, 3, 5, 7)]
+    )
+    r = np.arange(50.0)
+    np.testing.assert_allclose(data["bias_lines"]["bias_by_head"].values, -slopes[:, None] * r)
+    xs, _ = panel.other_lines.getData()
+    assert np.count_nonzero(np.isnan(xs)) == 20  # one segment per head
+    np.testing.assert_allclose(data["bias_highlight"]["head_bias"].values, -(2.0**-0.25) * r)
+    _, hy = panel.head_line.getData()
+    assert hy[-1] == pytest.approx(-(2.0**-0.25) * 49)
+
+
+def test_attention_curves_are_the_models_numbers(qtbot: QtBot) -> None:
+    panel = shown(qtbot, logits="random", seed=4, positions=80, query=50, heads=8, head=2)
+    read = panel.readouts()
+    data = panel.data()["attention"]
+    np.testing.assert_array_equal(data["weights_with_bias"].values, read["weights_with_bias"])
+    np.testing.assert_array_equal(data["weights_without_bias"].values, read["weights_without_bias"])
+    _, y = panel.biased_curve.getData()
+    assert float(y.sum()) == pytest.approx(1.0) and np.all(y[51:] == 0)
+    assert panel.query_line.value() == 50
+    text = strip_tags(panel.att_label.text())
+    assert "seed 4" in text and "(of 51)" in text
+    # zero logits: 1/(i+1) written out
+    panel.state.update({"logits": "zero"})
+    panel.refresh_now()
+    assert "1/(i+1) = 1/51 = 0.0196" in strip_tags(panel.att_label.text())
+
+
+def test_rule_and_slopes_in_words(qtbot: QtBot) -> None:
+    panel = shown(qtbot, heads=12)
+    rule = strip_tags(panel.rule_label.text())
+    assert "n = 12 is not a power of two" in rule
+    assert "p = 8" in rule and "2p = 16 heads" in rule and "h = 1, 3, 5, 7" in rule
+    table = strip_tags(panel.slopes_label.text())
+    for value in ("0.5000", "0.003906", "0.7071", "0.3536", "0.1768", "0.08839"):
+        assert value in table
+    assert "2−3.5" in table and "2−8" in table  # exponents (superscripts stripped)
+    panel.state.set("heads", 8)
+    panel.refresh_now()
+    assert "n = 8 is a power of two" in strip_tags(panel.rule_label.text())
+    np.testing.assert_allclose(
+        panel.data()["slopes_text"]["slopes"].values, [2.0**-h for h in range(1, 9)]
+    )
+
+
+def test_comparison_shows_rope_and_alibi(qtbot: QtBot) -> None:
+    panel = shown(qtbot, dim=64, correlation=1.0, heads=8, head=1, positions=100)
+    read = panel.readouts()
+    data = panel.data()
+    np.testing.assert_array_equal(
+        data["comparison_rope"]["rope_expected_shift"].values, read["rope_expected_shift"]
+    )
+    _, y = panel.rope_curve.getData()
+    np.testing.assert_array_equal(y, read["rope_expected_shift"])
+    assert panel.floor_line.value() == pytest.approx(-16.0)
+    _, ay = panel.alibi_line.getData()
+    assert ay[-1] == pytest.approx(-0.5 * 99)
+    assert data["comparison_alibi"]["crossing"].values == pytest.approx(32.0)
+    cx, cy = panel.cross_dot.getData()
+    assert (cx[0], cy[0]) == (pytest.approx(32.0), pytest.approx(-16.0))
+    text = strip_tags(panel.cmp_label.text())
+    assert "ρ√d = 8.000" in text and "r = 32.0" in text
+
+
+# -- widgets -> state -----------------------------------------------------------------------
+def test_widgets_drive_the_state(qtbot: QtBot) -> None:
+    panel = shown(qtbot)
+    heads = panel.findChild(QSpinBox, "heads_spin")
+    heads.setFocus()
+    heads.lineEdit().selectAll()
+    qtbot.keyClicks(heads, "20")
+    qtbot.keyClick(heads, Qt.Key.Key_Return)
+    assert panel.state.get("heads") == 20
+    combo = panel.findChild(QComboBox, "logits_combo")
+    combo.setCurrentIndex(combo.findData("random"))
+    assert panel.state.get("logits") == "random"
+    panel.query_line.setValue(12.4)  # dragging the query line
+    assert panel.state.get("query") == 12
+    panel.query_line.setValue(1e6)
+    assert panel.state.get("query") == 63
+
+
+def test_fewer_heads_pull_the_head_down(qtbot: QtBot) -> None:
+    panel = shown(qtbot, heads=12, head=12)
+    panel.state.set("heads", 5)
+    panel.refresh_now()
+    assert panel.state.get("head") == 5
+    assert panel.findChild(QSpinBox, "head_spin").value() == 5
+    assert "head 5" in panel.heat_plot.posenc_title
+
+
+# -- per-view refreshes ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("name", "value", "expected"),
+    [
+        ("head", 7, {"heatmap", "bias_highlight", "attention", "attention_text",
+                     "comparison_alibi", "comparison_text"}),
+        ("query", 10, {"heatmap_query", "attention", "attention_text"}),
+        ("dim", 128, {"comparison_rope", "comparison_alibi", "comparison_text"}),
+        ("samples", 64, {"comparison_rope", "comparison_text"}),
+        ("heads", 16, {"slopes_text", "heatmap", "bias_lines", "bias_highlight", "attention",
+                       "attention_text", "comparison_alibi", "comparison_text"}),
+    ],
+)  # fmt: skip
+def test_a_change_refreshes_only_the_views_that_read_it(
+    qtbot: QtBot, name: str, value: int, expected: set[str]
+) -> None:
+    panel = shown(qtbot)
+    counts = {n: v.refresh_count for n, v in panel.views.items()}
+    slopes_computed = panel.viewset.derived["slopes"].compute_count
+    panel.state.set(name, value)
+    panel.refresh_now()
+    ran = {n for n, v in panel.views.items() if v.refresh_count != counts[n]}
+    assert ran == expected
+    if name != "heads":
+        assert panel.viewset.derived["slopes"].compute_count == slopes_computed
+
+
+def test_every_number_shown_is_finite_and_formatted(qtbot: QtBot) -> None:
+    panel = shown(qtbot, heads=64, positions=512, query=511, logits="random")
+    for label in (panel.rule_label, panel.slopes_label, panel.att_label, panel.cmp_label):
+        text = strip_tags(label.text())
+        assert "e-" not in text and "nan" not in text.lower() and "-" not in text, text
+    assert not math.isnan(float(panel.data()["comparison_text"]["rope_lowest"].values))
