@@ -37,8 +37,8 @@ from posenc_gui.core.rope import (
     minmax_bins,
     nice_ceil,
     rope_abel_sums,
+    rope_complex_pairs,
     rope_score_range,
-    rope_score_toeplitz,
 )
 from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.rope import (
@@ -47,6 +47,7 @@ from posenc_gui.state.rope import (
     TAU,
     VECTOR_INPUTS,
     RopeModel,
+    frequencies,
     rope_layout,
     vectors,
 )
@@ -88,6 +89,9 @@ class RopePanel(Panel):
         self._curve: dict[str, np.ndarray] = {}
         self._curve_group = 1
         self._matrix_key: tuple[Any, ...] | None = None
+        self._h_src: object = None
+        self._h_layout = ""
+        self._h = np.zeros(0, dtype=np.complex128)
         self._window_shown: tuple[int, int, int] | None = None
         self._circle_lim: float | None = None
         self._decay_yrange: tuple[float, float] | None = None
@@ -763,11 +767,12 @@ class RopePanel(Panel):
         key = (d0, size, base, lay, q.numpy().tobytes(), k.numpy().tobytes())
         if key != self._matrix_key:
             self._matrix_key = key
-            row = rope_score_range(q, k, d0 - size + 1, 2 * size - 1, base=base, layout=lay)
-            self._matrix = np.ascontiguousarray(
-                rope_score_toeplitz(row, size).numpy(), dtype=np.float32
-            )
-            self._level = nice_ceil(float(row.abs().max()))
+            row = self._score_row(ctx["qk"], base, lay, d0 - size + 1, 2 * size - 1)
+            # S[a, b] = row[a − b + size − 1] (Toeplitz, as rope_score_toeplitz): the windows of
+            # the reversed row, last first
+            windows = np.lib.stride_tricks.sliding_window_view(row[::-1], size)
+            self._matrix = np.ascontiguousarray(windows[::-1], dtype=np.float32)
+            self._level = nice_ceil(float(np.abs(row).max()))
             level = self._level
             self.matrix_image.setImage(self._matrix, autoLevels=False, levels=(-level, level))
             if tuple(self.matrix_bar.levels()) != (-level, level):  # its axis is redrawn
@@ -779,6 +784,29 @@ class RopePanel(Panel):
         ctx.record("matrix", self._matrix, "score S[m, n] over the window")
         ctx.record("levels", [-self._level, self._level], "colour-bar range")
         ctx.record("window_start", [m0, n0], "first query and key positions of the window")
+
+    def _score_row(
+        self, qk: tuple[torch.Tensor, torch.Tensor], base: float, lay: str, start: int, count: int
+    ) -> np.ndarray:
+        """``score(r)`` at ``r = start … start+count−1``, as :func:`rope_score_range`, from
+        cached tables: ``Re Σ_i (h_i e^{i·start·θ_i}) e^{i t θ_i}`` with ``h_i = q_i·conj(k_i)``
+        and one cached table of ``cos tθ_i, sin tθ_i`` (``t < count``): O(d) trigonometry and
+        one matrix-vector product per window position."""
+        if self._h_src is not qk or self._h_layout != lay:
+            q, k = qk
+            qc = rope_complex_pairs(q, rope_layout(lay)).numpy()
+            kc = rope_complex_pairs(k, rope_layout(lay)).numpy()
+            self._h = qc * np.conj(kc)
+            self._h_src, self._h_layout = qk, lay
+        h = self._h
+        theta = frequencies(2 * h.shape[0], base)
+        cos_t, sin_t = _phase_table(2 * h.shape[0], base, count)
+        ang = start * theta
+        c0, s0 = np.cos(ang), np.sin(ang)
+        g_re = h.real * c0 - h.imag * s0  # g = h·e^{i·start·θ}
+        g_im = h.real * s0 + h.imag * c0
+        out: np.ndarray = cos_t @ g_re - sin_t @ g_im
+        return out
 
     def _refresh_matrix_marker(self, ctx: Context) -> None:
         v = ctx.values
@@ -949,6 +977,26 @@ def _place(item: pg.TextItem, text: str, x: float, y: float) -> None:
 
 def _place_polar(item: pg.TextItem, text: str, radius: float, angle: float) -> None:
     _place(item, text, radius * math.cos(angle), radius * math.sin(angle))
+
+
+#: ``cos tθ_i, sin tθ_i`` tables by ``(dim, base)`` (see :func:`_phase_table`).
+_PHASES: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _phase_table(dim: int, base: float, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """``cos tθ_i`` and ``sin tθ_i`` for ``t = 0 … count−1`` (float64, ``(count, d/2)``).
+
+    Cached by ``(dim, base)``; a longer table serves every shorter count (its first rows), and
+    a table that is too short grows at least twofold (a window slider dragged upwards).
+    """
+    hit = _PHASES.get((dim, base))
+    if hit is None or hit[0].shape[0] < count:
+        rows = count if hit is None else max(count, 2 * hit[0].shape[0])
+        t = np.arange(rows, dtype=np.float64)[:, None] * frequencies(dim, base)[None, :]
+        if len(_PHASES) >= 4:
+            _PHASES.clear()
+        hit = _PHASES[(dim, base)] = (np.cos(t), np.sin(t))
+    return hit[0][:count], hit[1][:count]
 
 
 def _perm_text(perm: list[int]) -> str:

@@ -139,8 +139,9 @@ def vectors(values: Mapping[str, Value]) -> tuple[Tensor, Tensor]:
 
 
 @lru_cache(maxsize=8)
-def _theta(dim: int, base: float) -> np.ndarray:
-    """``θ_i = base^(−2i/d)`` as a read-only float64 array (cached by ``(dim, base)``)."""
+def frequencies(dim: int, base: float) -> np.ndarray:
+    """``θ_i = base^(−2i/d)`` as a read-only float64 numpy array (cached by ``(dim, base)``;
+    :func:`posenc_gui.core.inverse_frequencies` returns a fresh tensor each call)."""
     from posenc_gui import core
 
     out = core.inverse_frequencies(dim, base).numpy().copy()
@@ -294,7 +295,7 @@ def _window_readouts(v: Inputs) -> dict[str, Any]:
 
 def _frequency_readouts(v: Inputs) -> dict[str, Any]:
     """Frequency ``θ_i = base^(−2i/d)`` and wavelength ``2π/θ_i`` of the selected pair."""
-    theta = float(_theta(v.as_int("dim"), v.as_float("base"))[v.as_int("pair")])
+    theta = float(frequencies(v.as_int("dim"), v.as_float("base"))[v.as_int("pair")])
     return {"theta": theta, "wavelength": TAU / theta}
 
 
@@ -303,7 +304,7 @@ def _rotation_readouts(v: Inputs) -> dict[str, Any]:
     from posenc_gui import core
 
     m, n = v.as_int("m"), v.as_int("n")
-    theta = float(_theta(v.as_int("dim"), v.as_float("base"))[v.as_int("pair")])
+    theta = float(frequencies(v.as_int("dim"), v.as_float("base"))[v.as_int("pair")])
     angle_m, angle_n, angle_diff = m * theta, n * theta, (m - n) * theta
     return {
         "angle_m": angle_m,
@@ -328,7 +329,7 @@ def _score_readouts(v: Inputs) -> dict[str, Any]:
     dim, pair = v.as_int("dim"), v.as_int("pair")
     key = vector_key(v)
     qa, qb, ka, kb = p = _pairs(key, rope_layout(v.as_str("layout")))
-    theta = _theta(dim, base)
+    theta = frequencies(dim, base)
     r = m - n
     rqa, rqb = _rotate(qa, qb, m, theta)
     rka, rkb = _rotate(ka, kb, n, theta)
@@ -360,7 +361,7 @@ def _layout_readouts(v: Inputs) -> dict[str, Any]:
     """The same q, k, m, n through both pair layouts, and after the layout permutation."""
     m, n, base = v.as_int("m"), v.as_int("n"), v.as_float("base")
     key = vector_key(v)
-    theta = _theta(v.as_int("dim"), base)
+    theta = frequencies(v.as_int("dim"), base)
     s_inter = _score_at(_pairs(key, "interleaved"), theta, m, n)
     s_half = _score_at(_pairs(key, "half"), theta, m, n)
     s_half_perm = _score_at(_pairs(key, "half_permuted"), theta, m, n)
@@ -390,7 +391,7 @@ def _bound_readouts(v: Inputs) -> dict[str, Any]:
     import numpy as np
 
     r, base, dim = v.as_int("m") - v.as_int("n"), v.as_float("base"), v.as_int("dim")
-    ang = r * _theta(dim, base)
+    ang = r * frequencies(dim, base)
     total = float(np.hypot(np.cumsum(np.cos(ang)), np.cumsum(np.sin(ang))).sum())
     coeff = _bound_coefficient(vector_key(v), v.as_str("layout"))
     return {"relative_decay_bound": total / (dim // 2), "decay_bound": coeff * total}

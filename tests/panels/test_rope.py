@@ -568,3 +568,36 @@ def test_moving_m_resets_only_the_items_that_move(shown: RopePanel) -> None:
     for name, xs in before.items():
         same = getattr(shown, name).getData()[0] is xs
         assert same == (name not in ("q_after", "q_arc")), name
+
+
+def test_large_score_matrix_from_cached_tables(
+    panel: RopePanel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The window's row comes from cached cos/sin tables: it equals rope_scores at large m, n,
+    and a step of m computes no RoPE rotation with torch."""
+    panel.state.update({"m": 90_000, "n": 70_123, "window": 512, "dim": 512, "seed": 4})
+    panel.refresh_now()
+    r = panel.readouts()
+    m0, n0 = r["window_m_start"], r["window_n_start"]
+    q, k = torch.tensor(r["q"]), torch.tensor(r["k"])
+    rows = torch.tensor([m0, m0 + 7.0, m0 + 511])
+    full = core.rope_scores(q, k, rows, torch.arange(n0, n0 + 512.0)).numpy()
+    mat = panel.data()["matrix"]["matrix"].values
+    assert mat[[0, 7, 511]] == pytest.approx(full, rel=1e-5, abs=1e-5)
+    calls: list[str] = []
+    from posenc_gui.panels import rope as panel_mod
+
+    for name in ("rope_score_range", "apply_rope"):
+        for mod in (core, panel_mod):
+            if hasattr(mod, name):
+                orig = getattr(mod, name)
+
+                def counted(*a: Any, _n: str = name, _f: Any = orig, **kw: Any) -> Any:
+                    calls.append(_n)
+                    return _f(*a, **kw)
+
+                monkeypatch.setattr(mod, name, counted)
+    panel.state.set("m", 90_300)
+    panel.refresh_now()
+    assert calls == []
+    assert panel.data()["matrix"]["window_start"].values[0] == 90_300 - 256
