@@ -106,6 +106,7 @@ LARGEST: dict[str, dict[str, Any]] = {
     "heatmap": {"positions": 1_000_000, "dim": 4096},
     "rotation": {"dim": 1024, "block_dim": 64},
     "rope": {"dim": 512, "range_max": MAXIMUM},
+    "alibi": {"heads": 64, "positions": MAXIMUM, "dim": MAXIMUM, "samples": MAXIMUM},
 }
 
 MIN_STEPS = 200  # timed steps per tab and scenario, at least
