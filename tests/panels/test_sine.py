@@ -210,3 +210,31 @@ def test_ladder_tables_equal_the_core_ones() -> None:
         np.testing.assert_array_equal(maxs, np.maximum.reduceat(table, starts))
     empty = _pair_angles(torch.zeros(0, dtype=torch.float64), 6, 64, 100.0)
     assert _columns(empty, 6).shape == (0, 6)
+
+
+def test_markers_are_drawn_where_their_data_is(panel: SinePanel, qtbot: QtBot) -> None:
+    """The circle's point and the ladder's marker are painted, in their colours, at their data."""
+    from PySide6.QtCore import QPointF
+
+    from posenc_gui.widgets.style import Style
+
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.refresh_now()
+    st = Style()
+    for plot, dots, role in (
+        (panel.circle_plot, panel.circle_dot, "accent"),
+        (panel.ladder_plot, panel.ladder_dots, "ink"),
+    ):
+        image = plot.grab().toImage()
+        vb = plot.getPlotItem().getViewBox()
+        xs, ys = dots.getData()
+        assert len(xs) >= 1
+        for x, y in zip(xs, ys, strict=True):
+            scene = vb.mapViewToScene(QPointF(float(x), float(y)))
+            px = plot.mapFromScene(scene)
+            color = image.pixelColor(px.x(), px.y())
+            want = st.qcolor(role)
+            assert abs(color.red() - want.red()) < 40, (role, color.name())
+            assert abs(color.green() - want.green()) < 40, (role, color.name())
+            assert abs(color.blue() - want.blue()) < 40, (role, color.name())
