@@ -20,7 +20,7 @@ import torch
 from pyqtgraph.Qt.internals import PrimitiveArray
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QFontMetricsF, QPainter, QPen, QPixmap, QPolygonF
-from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from posenc_gui import core
 from posenc_gui.panels.base import Cell, Panel
@@ -199,6 +199,22 @@ class Dots(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
         p.drawPixmapFragments(*self._frags.drawargs(), self._sprite)  # type: ignore[call-arg]
 
 
+def _curve(
+    book: StyleBook, w: pg.PlotWidget, role: str, width: str, cache: bool = True, **kw: object
+) -> pg.PlotCurveItem:
+    """A line like :func:`styled.curve`, as a bare ``PlotCurveItem``: these lines change every
+    frame, and ``PlotDataItem.setData`` adds ~0.06 ms of dataset bookkeeping to each (no
+    downsampling, log axes or symbols are used here). ``cache``: keep the pixels while other
+    items move over it (worth it for long curves, not for a few segments that change anyway).
+    """
+    item = pg.PlotCurveItem(**kw)
+    w.addItem(item)
+    if cache:
+        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    book.add(lambda st: item.setPen(st.pen(role, width)))
+    return item
+
+
 def _dots(
     book: StyleBook, w: pg.PlotWidget, role: str, size: str = "marker", rim: bool = True
 ) -> Dots:
@@ -237,8 +253,8 @@ class SinePanel(Panel):
         self.wave_plot.setYRange(-2.1, 2.1, padding=0)
         self._t = np.linspace(0.0, T_VIEW, WAVE_SAMPLES)
         # no legend box over the data: the title names the curves in their colours
-        self.sin_curve = styled.curve(b, self.wave_plot, "sin", "thick")
-        self.cos_curve = styled.curve(b, self.wave_plot, "cos", "thick")
+        self.sin_curve = _curve(b, self.wave_plot, "sin", "thick")
+        self.cos_curve = _curve(b, self.wave_plot, "cos", "thick")
         self.cursor_line = styled.vline(
             b, self.wave_plot, movable=True, tooltip="Drag to move the cursor t",
             bounds=(0.0, T_VIEW),
@@ -265,10 +281,10 @@ class SinePanel(Panel):
         unit = styled.curve(b, self.circle_plot, "guide", "thin", "dash")
         unit.setData(*styled.circle_xy(1.0))
         self.amp_circle = styled.curve(b, self.circle_plot, "ink", "line")
-        self.angle_arc = styled.curve(b, self.circle_plot, "accent", "thick")
-        self.radius_line = styled.curve(b, self.circle_plot, "ink", "line")
-        self.sin_proj = styled.curve(b, self.circle_plot, "sin", "bold")
-        self.cos_proj = styled.curve(b, self.circle_plot, "cos", "bold")
+        self.angle_arc = _curve(b, self.circle_plot, "accent", "thick", cache=False)
+        self.radius_line = _curve(b, self.circle_plot, "ink", "line", cache=False)
+        self.sin_proj = _curve(b, self.circle_plot, "sin", "bold", cache=False)
+        self.cos_proj = _curve(b, self.circle_plot, "cos", "bold", cache=False)
         self.circle_dot = _dots(b, self.circle_plot, "accent", "huge")
         self._circle_amp = math.nan  # radius and arc the curves show now
         self._arc = (math.nan, math.nan)
@@ -295,7 +311,7 @@ class SinePanel(Panel):
         # One item per colour, rows separated by breaks in `connect`: two items to paint and
         # bound instead of up to 16 (each pyqtgraph item costs its own paint and bounds pass).
         self.ladder_curves = {
-            role: styled.curve(b, self.ladder_plot, role, "line", skipFiniteCheck=True)
+            role: _curve(b, self.ladder_plot, role, "line", skipFiniteCheck=True)
             for role in ("sin", "cos")
         }
         self.ladder_samples = {
