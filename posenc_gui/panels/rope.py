@@ -19,6 +19,7 @@ appears when done. The circle and the read-outs follow the read-out groups of th
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -30,7 +31,7 @@ import shiboken6
 import torch
 from PySide6.QtCore import QObject, QPointF, Signal
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from posenc_gui import core
 from posenc_gui.core.rope import (
@@ -209,6 +210,13 @@ class RopePanel(Panel):
             (self.decay_plot, "0.0001"), (self.matrix_plot, "100000"),
         ):  # fmt: skip
             _steady_axis(self.book, plot.getPlotItem().getAxis("left"), widest)
+            # each axis (its grid spans the whole view) paints into a cached pixmap, redrawn
+            # only when its ticks change: a marker or an arrow that moves repaints its own
+            # region without replaying the axis' picture of ticks, labels and grid lines
+            for side in ("left", "bottom"):
+                plot.getPlotItem().getAxis(side).setCacheMode(
+                    QGraphicsItem.CacheMode.DeviceCoordinateCache
+                )
 
         # ---- layout comparison ---------------------------------------------------------------
         self.layout_label = _Readout("layout_readout", self, b)
@@ -868,12 +876,27 @@ class RopePanel(Panel):
         )
 
 
+#: A tag (to the next ``>``, or to the end when unclosed) or a stray ``>``: what
+#: :func:`posenc_gui.widgets.styled.strip_tags` drops.
+_TAG = re.compile(r"<[^>]*>?|>")
+
+
 class _Readout(FormulaLabel):
     """A :class:`FormulaLabel` that lays its text out once per text and width.
 
     The base label sets the text width before every paint, and ``QTextDocument`` lays the whole
     text out again even when the width did not change (~0.2 ms per read-out and frame here).
     """
+
+    def set_html(self, html: str) -> None:
+        """As :meth:`FormulaLabel.set_html`, with the tags stripped by one regular expression
+        (the same text as :func:`styled.strip_tags`, ~10x faster on these read-outs)."""
+        if html == self._html:
+            return
+        self._html = html
+        self._doc.setHtml(html)
+        self.setAccessibleDescription(_TAG.sub("", html).replace("&nbsp;", " "))
+        self.update()
 
     def _height_at(self, width: int) -> int:
         w = max(width, 1)

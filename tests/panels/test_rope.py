@@ -601,3 +601,36 @@ def test_large_score_matrix_from_cached_tables(
     panel.refresh_now()
     assert calls == []
     assert panel.data()["matrix"]["window_start"].values[0] == 90_300 - 256
+
+
+def test_readout_accessible_text_is_the_stripped_html(panel: RopePanel) -> None:
+    from posenc_gui.widgets.styled import strip_tags
+
+    panel.state.update({"m": 123, "n": 45})
+    panel.refresh_now()
+    for label in (panel.invariance_label, panel.layout_label, panel.curve_formula,
+                  panel.circle_formula, panel.pair_label):  # fmt: skip
+        assert label.accessibleDescription() == strip_tags(label.text())
+    odd = "a<b>b</b> c&nbsp;d > e <i"
+    panel.pair_label.set_html(odd)
+    assert panel.pair_label.accessibleDescription() == strip_tags(odd)
+
+
+def test_axes_paint_from_a_cache_that_marker_moves_keep(shown: RopePanel) -> None:
+    """Axes (their grids span the view) are cached pixmaps; moving m keeps the circle's and
+    the curve plot's tick pictures: the markers repaint their own region only."""
+    from PySide6.QtWidgets import QGraphicsItem
+
+    plots = (shown.circle_plot, shown.curve_plot, shown.decay_plot, shown.matrix_plot)
+    axes = [p.getPlotItem().getAxis(side) for p in plots for side in ("left", "bottom")]
+    assert all(a.cacheMode() == QGraphicsItem.CacheMode.DeviceCoordinateCache for a in axes)
+    shown.state.set("m", 6)
+    shown.refresh_now()
+    QApplication.processEvents()
+    kept = axes[:6]  # circle, score curve and decay axes: m moves markers only
+    pictures = [a.picture for a in kept]
+    assert all(p is not None for p in pictures)
+    shown.state.set("m", 7)
+    shown.refresh_now()
+    QApplication.processEvents()
+    assert [a.picture for a in kept] == pictures
