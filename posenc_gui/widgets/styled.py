@@ -329,10 +329,15 @@ class FormulaLabel(QWidget):
         self._doc = QTextDocument(self)
         self._doc.setDocumentMargin(2)
         self._needed = 0
+        # Text height by width and ideal width, for the current text and font: a layout pass
+        # asks for several widths, and each new width lays the whole document out again.
+        self._heights: dict[int, int] = {}
+        self._ideal: int | None = None
 
         def apply(st: Style) -> None:
             self.setFont(st.font(kind))
             self._doc.setDefaultFont(self.font())
+            self._forget_sizes()
             self._needed = 0
             self.setMinimumHeight(0)
             self.updateGeometry()
@@ -350,14 +355,27 @@ class FormulaLabel(QWidget):
             return
         self._html = html
         self._doc.setHtml(html)
+        self._forget_sizes()
         self.setAccessibleDescription(strip_tags(html))
         self.update()
 
-    def _height_at(self, width: int) -> int:
-        width = max(width, 1)
+    def _forget_sizes(self) -> None:
+        self._heights.clear()
+        self._ideal = None
+
+    def _lay_out_at(self, width: int) -> None:
         if self._doc.textWidth() != width:  # setTextWidth lays the whole document out again
             self._doc.setTextWidth(width)
-        return math.ceil(self._doc.size().height())
+
+    def _height_at(self, width: int) -> int:
+        width = max(width, 1)
+        height = self._heights.get(width)
+        if height is None:
+            if len(self._heights) > 32:  # a window being resized: keep the cache small
+                self._heights.clear()
+            self._lay_out_at(width)
+            height = self._heights[width] = math.ceil(self._doc.size().height())
+        return height
 
     def hasHeightForWidth(self) -> bool:
         return True
@@ -366,14 +384,16 @@ class FormulaLabel(QWidget):
         return max(self._height_at(width), self._needed)
 
     def sizeHint(self) -> QSize:
-        self._doc.setTextWidth(-1)
-        ideal = math.ceil(min(self._doc.idealWidth(), 900))
-        return QSize(ideal, self.heightForWidth(ideal))
+        if self._ideal is None:
+            self._doc.setTextWidth(-1)
+            self._ideal = math.ceil(min(self._doc.idealWidth(), 900))
+        return QSize(self._ideal, self.heightForWidth(self._ideal))
 
     def minimumSizeHint(self) -> QSize:
         return QSize(120, self._needed)
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        self._lay_out_at(max(self.width(), 1))
         need = self._height_at(self.width())
         painter = QPainter(self)
         ctx = QAbstractTextDocumentLayout.PaintContext()

@@ -238,3 +238,30 @@ def test_markers_are_drawn_where_their_data_is(panel: SinePanel, qtbot: QtBot) -
             assert abs(color.red() - want.red()) < 40, (role, color.name())
             assert abs(color.green() - want.green()) < 40, (role, color.name())
             assert abs(color.blue() - want.blue()) < 40, (role, color.name())
+
+
+def test_relayouts_do_not_lay_the_readouts_out_again(panel: SinePanel, qtbot: QtBot) -> None:
+    """A new length changes the position control's range, and the side column is laid out
+    again: the read-out block answers its heights from a cache instead of re-laying its text
+    out for every width asked; a new text still gets its new height."""
+    panel.show()
+    qtbot.waitExposed(panel)
+    label = panel.readout_label
+    for length in (60, 70):  # every width the layout asks is seen once
+        panel.state.set("length", length)
+        qtbot.wait(5)
+    calls = []
+    doc = label._doc
+    original = doc.setTextWidth
+    doc.setTextWidth = lambda w: (calls.append(w), original(w))  # type: ignore[method-assign]
+    try:
+        for length in (60, 70, 60, 70):
+            panel.state.set("length", length)
+            qtbot.wait(5)
+        assert calls == []
+        width = label.width()
+        before = label.heightForWidth(width)
+        label.set_html(label.text() + "<br>one more line")
+        assert label.heightForWidth(width) > before
+    finally:
+        doc.setTextWidth = original  # type: ignore[method-assign]
