@@ -627,6 +627,7 @@ def test_axes_paint_from_a_cache_that_marker_moves_keep(shown: RopePanel) -> Non
     shown.state.set("m", 6)
     shown.refresh_now()
     QApplication.processEvents()
+    shown.grab()  # every axis painted (its picture made)
     kept = axes[:6]  # circle, score curve and decay axes: m moves markers only
     pictures = [a.picture for a in kept]
     assert all(p is not None for p in pictures)
@@ -634,3 +635,43 @@ def test_axes_paint_from_a_cache_that_marker_moves_keep(shown: RopePanel) -> Non
     shown.refresh_now()
     QApplication.processEvents()
     assert [a.picture for a in kept] == pictures
+
+
+def _rendered(doc: Any, width: int) -> QImage:
+    from PySide6.QtGui import QPainter
+
+    doc.setTextWidth(width)
+    img = QImage(width, math.ceil(doc.size().height()), QImage.Format.Format_ARGB32)
+    img.fill(0xFFFFFFFF)
+    painter = QPainter(img)
+    doc.drawContents(painter)
+    painter.end()
+    return img
+
+
+def test_readout_values_replaced_in_place_render_as_the_text(shown: RopePanel) -> None:
+    """Position and pair steps replace the read-outs' numbers in place (no HTML parsed); the
+    document then looks exactly like one built from the label's text."""
+    from PySide6.QtGui import QTextDocument
+
+    labels = (shown.invariance_label, shown.layout_label, shown.curve_formula,
+              shown.circle_formula, shown.pair_label)  # fmt: skip
+    parsed = {w: w.parsed for w in labels}
+    for change in ({"m": 6}, {"m": 1234}, {"n": 99_999}, {"pair": 17}, {"m": 7, "n": 7},
+                   {"pair": 3}, {"n": 8}):  # fmt: skip
+        shown.state.update(change)
+        shown.refresh_now()
+    assert all(w.edited > 0 for w in labels)
+    assert shown.invariance_label.parsed == parsed[shown.invariance_label]
+    assert shown.layout_label.parsed == parsed[shown.layout_label]
+    for w in labels:
+        fresh = QTextDocument()
+        fresh.setDocumentMargin(w._doc.documentMargin())
+        fresh.setDefaultFont(w._doc.defaultFont())
+        fresh.setHtml(w.text())
+        assert fresh.toPlainText() == w._doc.toPlainText()
+        assert _rendered(fresh, 420) == _rendered(w._doc, 420), w.objectName()
+    r = shown.readouts()
+    from posenc_gui.widgets.fmt import signed
+
+    assert signed(r["score"], 8) in shown.invariance_label.text()
