@@ -143,17 +143,20 @@ class Dots(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
         self._sprite: QPixmap | None = None
         self._sprite_dpr = 0.0
         self._frags = PrimitiveArray(QPainter.PixmapFragment, 10)
+        self._rect: QRectF | None = None  # bounds, until the data, style or view change
 
     def set_style(self, size: float, pen: QPen, brush: QBrush) -> None:
         self.prepareGeometryChange()
         self._size, self._pen, self._brush = size, pen, brush
         self._sprite = None
+        self._rect = None
         self.update()
 
     def setData(self, x: object, y: object) -> None:
         self.prepareGeometryChange()
         self._x = np.asarray(x, dtype=np.float64).reshape(-1)
         self._y = np.asarray(y, dtype=np.float64).reshape(-1)
+        self._rect = None
         self.update()
 
     def getData(self) -> tuple[np.ndarray, np.ndarray]:
@@ -161,9 +164,15 @@ class Dots(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
 
     def viewTransformChanged(self) -> None:
         self.prepareGeometryChange()  # the bounds reach a marker radius (pixels) past the points
+        self._rect = None
         super().viewTransformChanged()
 
     def boundingRect(self) -> QRectF:
+        if self._rect is None:
+            self._rect = self._bounds()
+        return self._rect
+
+    def _bounds(self) -> QRectF:
         if not len(self._x):
             return QRectF()
         px, py = self.pixelVectors()
