@@ -33,7 +33,7 @@ import shiboken6
 import torch
 from PySide6.QtCore import QObject, QPointF, Signal
 from PySide6.QtGui import QFontMetrics, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QGraphicsItem, QWidget
+from PySide6.QtWidgets import QWidget
 
 from posenc_gui import core
 from posenc_gui.core.rope import (
@@ -212,13 +212,6 @@ class RopePanel(Panel):
             (self.decay_plot, "0.0001"), (self.matrix_plot, "100000"),
         ):  # fmt: skip
             _steady_axis(self.book, plot.getPlotItem().getAxis("left"), widest)
-            # each axis (its grid spans the whole view) paints into a cached pixmap, redrawn
-            # only when its ticks change: a marker or an arrow that moves repaints its own
-            # region without replaying the axis' picture of ticks, labels and grid lines
-            for side in ("left", "bottom"):
-                plot.getPlotItem().getAxis(side).setCacheMode(
-                    QGraphicsItem.CacheMode.DeviceCoordinateCache
-                )
 
         # ---- layout comparison ---------------------------------------------------------------
         self.layout_label = _Readout("layout_readout", self, b)
@@ -901,11 +894,7 @@ _VALUE = re.compile("\x02([^\x03]*)\x03")
 
 
 class _Readout(FormulaLabel):
-    """A :class:`FormulaLabel` that lays its text out once per text and width, and replaces
-    the values of an unchanged text in place.
-
-    The base label sets the text width before every paint, and ``QTextDocument`` lays the whole
-    text out again even when the width did not change (~0.2 ms per read-out and frame here).
+    """A :class:`FormulaLabel` that replaces the values of an unchanged text in place.
 
     Values written with :func:`_v` become named anchors (``<a name>``: no visible format) of the
     document. When only values changed since the last text (the rest is the same), the changed
@@ -945,6 +934,7 @@ class _Readout(FormulaLabel):
             self._skeleton, self._values = skeleton, values
             self._slots = self._find_slots(values)
             self.parsed += 1
+        self._forget_sizes()
         self.setAccessibleDescription(_TAG.sub("", clean).replace("&nbsp;", " "))
         self.update()
 
@@ -997,12 +987,6 @@ class _Readout(FormulaLabel):
             else:
                 slots.append((pos + shift, length, fmt))
         self._slots, self._values = slots, values
-
-    def _height_at(self, width: int) -> int:
-        w = max(width, 1)
-        if self._doc.textWidth() != w:
-            self._doc.setTextWidth(w)
-        return math.ceil(self._doc.size().height())
 
 
 class _Same:

@@ -671,6 +671,8 @@ def test_readout_values_replaced_in_place_render_as_the_text(shown: RopePanel) -
         fresh.setHtml(w.text())
         assert fresh.toPlainText() == w._doc.toPlainText()
         assert _rendered(fresh, 420) == _rendered(w._doc, 420), w.objectName()
+        fresh.setTextWidth(130)  # narrow: the heights known before the edits are stale
+        assert w._height_at(130) == math.ceil(fresh.size().height()), w.objectName()
     r = shown.readouts()
     from posenc_gui.widgets.fmt import signed
 
