@@ -56,19 +56,27 @@ def _role(j: int) -> str:
 
 
 class MinMaxBands(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
-    """Per-pixel-column min–max bands of several ladder rows, one filled polygon per row.
+    """Per-pixel-column min–max bands of several ladder rows.
 
-    A row's polygon runs along its column maxima left to right and back along the minima,
-    widened by ``pad`` (half a line width, in data units) on both sides, so a row that hardly
-    varies still shows as a line of the ladder's width and every column covers its whole
-    range. Filled without antialiasing: the band is made of whole pixel columns anyway, and an
-    antialiased fill (or one thick segment per column) of thousands of edges costs 10–40x more.
+    Each column of a row covers its minimum to its maximum, widened by ``pad`` (half a line
+    width, in data units) on both sides, so a row that hardly varies still shows as a line of
+    the ladder's width. Filled without antialiasing: the band is made of whole pixel columns
+    anyway, and an antialiased fill (or one thick segment per column) costs 10–40x more.
+
+    A row whose column extremes change little from column to column is one polygon (along the
+    maxima, back along the minima); a row whose extremes jump (a frequency near the column
+    width: each column a different part of a period) is one rectangle per column: the
+    rasterizer's cost for a polygon grows with how far its edges travel (~4 ms a row there),
+    a rectangle's does not.
     """
+
+    #: Rows whose edges travel more than this many pixels per column are drawn as rectangles.
+    JAGGED = 8.0
 
     def __init__(self) -> None:
         super().__init__()
         self._brush = QBrush()
-        self._polygons: list[QPolygonF] = []
+        self._rows: list[QPolygonF | PrimitiveArray] = []
         self._rect = QRectF()
         #: How far each band reaches past its rows' minima and maxima (data units).
         self.pad = 0.0
@@ -77,22 +85,36 @@ class MinMaxBands(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is unty
         self._brush = brush
         self.update()
 
-    def set_bands(self, xs: np.ndarray, lows: np.ndarray, highs: np.ndarray, pad: float) -> None:
-        """Rows ``lows[r]``/``highs[r]`` (plot coordinates) over the column centres ``xs``."""
+    def set_bands(
+        self, xs: np.ndarray, lows: np.ndarray, highs: np.ndarray, pad: float, pixel: float = 0.0
+    ) -> None:
+        """Rows ``lows[r]``/``highs[r]`` (plot coordinates) over the evenly spaced column
+        centres ``xs``; ``pixel``: the height of a pixel in data units (0: all polygons)."""
         self.prepareGeometryChange()
-        polygons = []
+        rows: list[QPolygonF | PrimitiveArray] = []
         n = len(xs)
+        step = float(xs[1] - xs[0]) if n > 1 else 1.0
         for lo, hi in zip(lows, highs, strict=True):
-            poly = pg.functions.create_qpolygonf(2 * n)
-            pts = pg.functions.ndarray_from_qpolygonf(poly)
-            pts[:n, 0], pts[n:, 0] = xs, xs[::-1]
-            pts[:n, 1], pts[n:, 1] = hi + pad, lo[::-1] - pad
-            polygons.append(poly)
-        self._polygons = polygons
+            travel = float(np.abs(np.diff(hi)).sum() + np.abs(np.diff(lo)).sum())
+            if pixel > 0 and travel > self.JAGGED * pixel * n:
+                rects = PrimitiveArray(QRectF, 4)
+                rects.resize(n)
+                r = rects.ndarray()
+                r[:, 0], r[:, 2] = xs - step / 2, step
+                r[:, 1], r[:, 3] = lo - pad, hi - lo + 2 * pad
+                rows.append(rects)
+            else:
+                poly = pg.functions.create_qpolygonf(2 * n)
+                pts = pg.functions.ndarray_from_qpolygonf(poly)
+                pts[:n, 0], pts[n:, 0] = xs, xs[::-1]
+                pts[:n, 1], pts[n:, 1] = hi + pad, lo[::-1] - pad
+                rows.append(poly)
+        self._rows = rows
         self.pad = pad
         if n and len(lows):
             y0, y1 = float(np.min(lows)) - pad, float(np.max(highs)) + pad
-            self._rect = QRectF(float(xs[0]), y0, float(xs[-1] - xs[0]), y1 - y0)
+            x0 = float(xs[0]) - step / 2
+            self._rect = QRectF(x0, y0, float(xs[-1]) + step / 2 - x0, y1 - y0)
         else:
             self._rect = QRectF()
         self.update()
@@ -100,16 +122,23 @@ class MinMaxBands(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is unty
     def clear(self) -> None:
         self.set_bands(np.empty(0), np.empty((0, 0)), np.empty((0, 0)), 0.0)
 
-    def envelope(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """What is drawn, read back from the polygons: ``(x, low, high)`` per row.
+    @property
+    def row_kinds(self) -> tuple[str, ...]:
+        """How each row is drawn: ``"polygon"`` or ``"columns"`` (one rectangle per column)."""
+        return tuple("polygon" if isinstance(r, QPolygonF) else "columns" for r in self._rows)
 
-        ``low`` and ``high`` include :attr:`pad`.
-        """
+    def envelope(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """What is drawn, read back from the polygons and rectangles: ``(x, low, high)`` per
+        row (column centres; ``low`` and ``high`` include :attr:`pad`)."""
         out = []
-        for poly in self._polygons:
-            pts = pg.functions.ndarray_from_qpolygonf(poly).copy()
-            n = len(pts) // 2
-            out.append((pts[:n, 0], pts[n:, 1][::-1], pts[:n, 1]))
+        for row in self._rows:
+            if isinstance(row, QPolygonF):
+                pts = pg.functions.ndarray_from_qpolygonf(row).copy()
+                n = len(pts) // 2
+                out.append((pts[:n, 0], pts[n:, 1][::-1], pts[:n, 1]))
+            else:
+                r = row.ndarray().copy()
+                out.append((r[:, 0] + r[:, 2] / 2, r[:, 1], r[:, 1] + r[:, 3]))
         return out
 
     def boundingRect(self) -> QRectF:
@@ -121,8 +150,11 @@ class MinMaxBands(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is unty
         p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(self._brush)
-        for poly in self._polygons:
-            p.drawPolygon(poly)
+        for row in self._rows:
+            if isinstance(row, QPolygonF):
+                p.drawPolygon(row)
+            else:
+                p.drawRects(*row.drawargs())
 
 
 class Dots(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
@@ -522,11 +554,12 @@ class SinePanel(Panel):
                 ctx.record(f"pe_{j}_max", maxs[:, j], f"max of PE[p, {j}] per pixel column")
             # half the ladder's line width, in data units: a flat row is drawn as a line
             y0, y1 = vb.viewRange()[1]
-            half_line = 0.5 * self.book.style.width("line") * (y1 - y0) / max(vb.height(), 1.0)
+            pixel = (y1 - y0) / max(vb.height(), 1.0)
+            half_line = 0.5 * self.book.style.width("line") * pixel
             for role, js in rows.items():
                 offsets = -ROW_GAP * np.asarray(js, dtype=np.float64)[:, None]
                 self.ladder_bands[role].set_bands(
-                    centres, mins[:, js].T + offsets, maxs[:, js].T + offsets, half_line
+                    centres, mins[:, js].T + offsets, maxs[:, js].T + offsets, half_line, pixel
                 )
                 self.ladder_bands[role].setVisible(True)
                 self.ladder_curves[role].setVisible(False)

@@ -147,11 +147,13 @@ def test_every_control_is_labelled(panel: SinePanel) -> None:
             assert w.accessibleName() and w.toolTip()
 
 
-def test_ladder_aggregates_instead_of_subsampling(panel: SinePanel) -> None:
+def test_ladder_aggregates_instead_of_subsampling(panel: SinePanel, qtbot: QtBot) -> None:
     """Issue "aggregate, don't subsample": with many more positions than pixels each pixel
     column of a row draws the exact min–max of all the positions it covers, so the row's
     extreme values over the visible range are always drawn (no point sampling that skips them).
     """
+    panel.show()  # laid out: real pixel columns
+    qtbot.waitExposed(panel)
     dim, base, shown = 16, 10000.0, 6
     panel.state.update({"dim": dim, "base": base, "length": 10_000, "ladder_dims": shown})
     panel.refresh_now()
@@ -164,8 +166,10 @@ def test_ladder_aggregates_instead_of_subsampling(panel: SinePanel) -> None:
     pixels = max(int(vb.width()), 200)
     assert last - first + 1 > 2 * pixels  # many more positions than pixels: aggregated
     p = np.arange(first, last + 1, dtype=np.float64)
+    kinds = set()
     for role, js in (("sin", [0, 2, 4]), ("cos", [1, 3, 5])):
         bands = panel.ladder_bands[role]
+        kinds.update(bands.row_kinds)
         assert bands.isVisible() and not panel.ladder_curves[role].isVisible()
         drawn = bands.envelope()
         assert len(drawn) == len(js)
@@ -186,6 +190,8 @@ def test_ladder_aggregates_instead_of_subsampling(panel: SinePanel) -> None:
             col_max = np.maximum.reduceat(exact, starts)
             np.testing.assert_allclose(low, col_min, rtol=0, atol=1e-9)
             np.testing.assert_allclose(high, col_max, rtol=0, atol=1e-9)
+    # smooth rows are polygons, rows whose extremes jump from column to column are columns
+    assert kinds == {"polygon", "columns"}
     # back to few positions: plain curves again
     panel.state.set("length", 40)
     panel.refresh_now()
