@@ -110,7 +110,8 @@ def pyside_source_scan_off() -> Iterator[None]:
     After PySide6 is imported, every module imported in the process goes through a hook that
     reads the module's source (``inspect.getsource``) to see whether it opts into PySide's
     ``from __feature__ import ...``. torch imports about 900 modules and none of them uses
-    PySide: the scan costs ~0.15 s of CPU at start-up for nothing. Inside the block each new
+    PySide: the scan costs ~0.15 s of CPU at start-up for nothing (and no module of this
+    application, pyqtgraph included, opts into those features either). Inside the block each new
     module is recorded as "does not use PySide features" without reading its source. If the
     hook is not there (another PySide6 version), this does nothing.
     """
@@ -627,7 +628,12 @@ class MainWindow(QMainWindow):
             return
         self.painted_before_load = self.loading_painted
         with pyside_source_scan_off():
+            # pyqtgraph and the panels use PySide, but none of them opts into PySide's
+            # __feature__ switches: "no features", what the scan would find, holds for them.
+            import pyqtgraph  # noqa: F401
             import torch
+
+            import posenc_gui.panels  # noqa: F401
 
         # Two cores: OpenMP threads would spin against the paint thread; small tensors are
         # faster single-threaded anyway.
