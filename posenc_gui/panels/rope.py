@@ -212,6 +212,12 @@ class RopePanel(Panel):
             (self.decay_plot, "0.0001"), (self.matrix_plot, "100000"),
         ):  # fmt: skip
             _steady_axis(self.book, plot.getPlotItem().getAxis("left"), widest)
+            # the hidden top and right axes follow every range change too; with their default
+            # SI prefix each one re-sets its (invisible) label's HTML: ~0.1 ms per axis and move
+            for side in ("top", "right"):
+                axis = plot.getPlotItem().getAxis(side)
+                if not axis.isVisible():
+                    axis.enableAutoSIPrefix(False)
 
         # ---- layout comparison ---------------------------------------------------------------
         self.layout_label = _Readout("layout_readout", self, b)

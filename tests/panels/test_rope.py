@@ -677,3 +677,21 @@ def test_readout_values_replaced_in_place_render_as_the_text(shown: RopePanel) -
     from posenc_gui.widgets.fmt import signed
 
     assert signed(r["score"], 8) in shown.invariance_label.text()
+
+
+def test_hidden_axes_set_no_label_when_the_window_moves(
+    shown: RopePanel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Moving the matrix window re-labels no axis (hidden top/right axes have no SI prefix)."""
+    calls: list[str] = []
+    orig = pg.AxisItem._updateLabel
+
+    def counted(self: pg.AxisItem) -> None:
+        calls.append(self.orientation)
+        orig(self)
+
+    monkeypatch.setattr(pg.AxisItem, "_updateLabel", counted)
+    for m in (5_000, 17_000, 29_000):
+        shown.state.set("m", m)
+        shown.refresh_now()
+    assert [c for c in calls if c in ("top", "left", "bottom")] == []
