@@ -340,13 +340,13 @@ class SinePanel(Panel):
             "dimension j", mouse=(True, False),
         )  # fmt: skip
         right = styled.axis_right(b, self.ladder_plot)
-        self.ladder_plot.getAxis("left").setWidth(70)
 
         def fixed_width(st: Style) -> None:
             # The right axis is as wide as its widest possible label: a new base never resizes
             # the plot (and a resize re-lays out, recomputes and repaints all of it).
             text = QFontMetricsF(st.font("tick")).horizontalAdvance(WIDEST_PAIR_LABEL)
             right.setWidth(math.ceil(text + right.style["tickTextOffset"][0] + 5 * st.scale))
+            self.ladder_plot.getAxis("left").setWidth(math.ceil(70 * st.scale))
 
         b.add(fixed_width)
         # One item per colour, rows separated by breaks in `connect`: two items to paint and

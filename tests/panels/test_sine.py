@@ -271,3 +271,52 @@ def test_relayouts_do_not_lay_the_readouts_out_again(panel: SinePanel, qtbot: Qt
         assert label.heightForWidth(width) > before
     finally:
         doc.setTextWidth = original  # type: ignore[method-assign]
+
+
+def test_ladder_changes_never_resize_it_and_paint_it_once(panel: SinePanel, qtbot: QtBot) -> None:
+    """New frequencies keep the ladder's geometry (its right axis is as wide as the widest
+    label), and a new range is painted in one pass (the view transform is set before the
+    paint, not during it, which would schedule a second paint of the whole plot)."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtGui import QFontMetricsF
+    from PySide6.QtWidgets import QApplication
+
+    from posenc_gui.widgets.fmt import sig
+
+    panel.show()
+    qtbot.waitExposed(panel)
+    qtbot.wait(10)
+    vb = panel.ladder_plot.getPlotItem().getViewBox()
+    right = panel.ladder_plot.getAxis("right")
+    width = vb.width()
+    fm = QFontMetricsF(right.style["tickFont"] or panel.font())
+    for values in ({"base": 10.0}, {"base": 1e7}, {"dim": 2}, {"dim": 1024, "ladder_dims": 16}):
+        panel.state.update(values)
+        panel.refresh_now()
+        QApplication.processEvents()
+        assert vb.width() == width
+        omega = panel.readouts()["omega"]
+        for i in range(panel.state.as_int("ladder_dims") // 2):
+            label = f"ω₇ = {sig(omega[i])}"
+            assert fm.horizontalAdvance(label) < right.width()
+
+    paints = []
+
+    class Count(QObject):
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                paints.append(obj)
+            return False
+
+    counter = Count()
+    viewport = panel.ladder_plot.viewport()
+    viewport.installEventFilter(counter)
+    try:
+        for length in (3000, 40, 500):
+            paints.clear()
+            panel.state.set("length", length)
+            for _ in range(4):
+                QApplication.processEvents()
+            assert len(paints) == 1, length
+    finally:
+        viewport.removeEventFilter(counter)
