@@ -695,3 +695,21 @@ def test_hidden_axes_set_no_label_when_the_window_moves(
         shown.state.set("m", m)
         shown.refresh_now()
     assert [c for c in calls if c in ("top", "left", "bottom")] == []
+
+
+def test_background_bound_runs_at_low_priority(shown: RopePanel, qtbot: QtBot) -> None:
+    """The worker thread yields the cores to the GUI thread (nice 19 on Linux)."""
+    import os
+    import sys
+    import threading
+
+    shown.state.update({"range_max": 100000, "dim": 512})
+    shown.refresh_now()
+    assert shown._bound_future is not None
+    qtbot.waitUntil(lambda: shown.bound_curve.isVisible(), timeout=20_000)
+    if sys.platform.startswith("linux"):
+        executor = shown._executor
+        assert executor is not None
+        tid = executor.submit(threading.get_native_id).result(5)
+        assert os.getpriority(os.PRIO_PROCESS, tid) == 19
+        assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) != 19
