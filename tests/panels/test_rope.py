@@ -713,3 +713,24 @@ def test_background_bound_runs_at_low_priority(shown: RopePanel, qtbot: QtBot) -
         tid = executor.submit(threading.get_native_id).result(5)
         assert os.getpriority(os.PRIO_PROCESS, tid) == 19
         assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) != 19
+
+
+def test_markers_are_painted_at_their_data(shown: RopePanel) -> None:
+    """The distance and matrix markers (pre-rendered dots) sit on (m − n, score) and (n, m)."""
+    from posenc_gui.widgets import style as style_mod
+
+    shown.state.update({"m": 40, "n": 25})
+    shown.refresh_now()
+    QApplication.processEvents()
+    image = shown.grab().toImage()
+    ink = style_mod.hub().style.qcolor("ink")
+    r = shown.readouts()
+    for plot, (x, y) in (
+        (shown.curve_plot, (15.0, r["score"])),
+        (shown.matrix_plot, (25.5, 40.5)),
+    ):
+        vb = plot.getPlotItem().getViewBox()
+        at = plot.mapTo(shown, plot.mapFromScene(vb.mapViewToScene(QPointF(x, y))))
+        px = image.pixelColor(at.x(), at.y())
+        assert abs(px.red() - ink.red()) + abs(px.green() - ink.green()) <= 30, plot.objectName()
+        assert abs(px.blue() - ink.blue()) <= 15
