@@ -40,11 +40,9 @@ from PySide6.QtWidgets import QWidget
 
 from posenc_gui import core
 from posenc_gui.core.rope import (
-    minmax_bins,
     nice_ceil,
     rope_abel_sums,
     rope_complex_pairs,
-    rope_score_range,
 )
 from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.panels.sine import Dots
@@ -98,7 +96,7 @@ class RopePanel(Panel):
         self._matrix_key: tuple[Any, ...] | None = None
         self._h_src: object = None
         self._h_layout = ""
-        self._h = np.zeros(0, dtype=np.complex128)
+        self._h = (np.zeros(0, dtype=np.complex128), np.zeros(0, dtype=np.complex128))
         self._window_shown: tuple[int, int, int] | None = None
         self._circle_lim: float | None = None
         self._decay_yrange: tuple[float, float] | None = None
@@ -554,17 +552,18 @@ class RopePanel(Panel):
         if key == self._curve_key:
             return self._curve
         count = b - a + 1
-        sc = rope_score_range(q, k, a, count, base=base, layout=lay)
+        h_qk, h_kk = self._products(ctx["qk"], lay)
+        sc = _score_range(h_qk, base, a, count)
         # q = k: h_i = |k_i|² is real, so the score is even in r: compute |r| only
         if a < 0 < b:
-            half = rope_score_range(k, k, 0, max(-a, b) + 1, base=base, layout=lay)
-            sqk = half[torch.arange(a, b + 1).abs()]
+            half = _score_range(h_kk, base, 0, max(-a, b) + 1)
+            sqk = half[np.abs(np.arange(a, b + 1))]
         else:
-            sqk = rope_score_range(k, k, a, count, base=base, layout=lay)
+            sqk = _score_range(h_kk, base, a, count)
         first = a + group * np.arange(-(-count // group), dtype=np.float64)
         width = np.minimum(group, b + 1 - first)
-        s_lo, s_hi = (t.numpy() for t in minmax_bins(sc, group))
-        k_lo, k_hi = (t.numpy() for t in minmax_bins(sqk, group))
+        s_lo, s_hi = _minmax(sc, group)
+        k_lo, k_hi = _minmax(sqk, group)
         self._curve = {
             "x": first + (width - 1) / 2.0,
             "score_min": s_lo, "score_max": s_hi, "qk_min": k_lo, "qk_max": k_hi,
@@ -728,7 +727,7 @@ class RopePanel(Panel):
             c = min(BOUND_BLOCK, n - s)
             sums[s : s + c] = rope_abel_sums(lo + s, c, dim, base).numpy()
         values = sums[np.abs(np.arange(a, b + 1)) - lo]
-        result = minmax_bins(torch.from_numpy(values), group)[1].numpy()
+        result = _minmax(values, group)[1]
         if len(self._bound_results) > 4:
             self._bound_results.clear()
         self._bound_results[key] = result
@@ -789,7 +788,7 @@ class RopePanel(Panel):
         key = (d0, size, base, lay, q.numpy().tobytes(), k.numpy().tobytes())
         if key != self._matrix_key:
             self._matrix_key = key
-            row = self._score_row(ctx["qk"], base, lay, d0 - size + 1, 2 * size - 1)
+            row = _score_range(self._products(ctx["qk"], lay)[0], base, d0 - size + 1, 2 * size - 1)
             # S[a, b] = row[a − b + size − 1] (Toeplitz, as rope_score_toeplitz): the windows of
             # the reversed row, last first
             windows = np.lib.stride_tricks.sliding_window_view(row[::-1], size)
@@ -807,28 +806,18 @@ class RopePanel(Panel):
         ctx.record("levels", [-self._level, self._level], "colour-bar range")
         ctx.record("window_start", [m0, n0], "first query and key positions of the window")
 
-    def _score_row(
-        self, qk: tuple[torch.Tensor, torch.Tensor], base: float, lay: str, start: int, count: int
-    ) -> np.ndarray:
-        """``score(r)`` at ``r = start … start+count−1``, as :func:`rope_score_range`, from
-        cached tables: ``Re Σ_i (h_i e^{i·start·θ_i}) e^{i t θ_i}`` with ``h_i = q_i·conj(k_i)``
-        and one cached table of ``cos tθ_i, sin tθ_i`` (``t < count``): O(d) trigonometry and
-        one matrix-vector product per window position."""
+    def _products(
+        self, qk: tuple[torch.Tensor, torch.Tensor], lay: str
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``h_i = q_i·conj(k_i)`` and ``|k_i|²`` (complex128) of the pairs of ``layout``,
+        kept while q, k (the same derived tensors) and the layout are unchanged."""
         if self._h_src is not qk or self._h_layout != lay:
             q, k = qk
             qc = rope_complex_pairs(q, rope_layout(lay)).numpy()
             kc = rope_complex_pairs(k, rope_layout(lay)).numpy()
-            self._h = qc * np.conj(kc)
+            self._h = (qc * np.conj(kc), (kc * np.conj(kc)).real.astype(np.complex128))
             self._h_src, self._h_layout = qk, lay
-        h = self._h
-        theta = frequencies(2 * h.shape[0], base)
-        cos_t, sin_t = _phase_table(2 * h.shape[0], base, count)
-        ang = start * theta
-        c0, s0 = np.cos(ang), np.sin(ang)
-        g_re = h.real * c0 - h.imag * s0  # g = h·e^{i·start·θ}
-        g_im = h.real * s0 + h.imag * c0
-        out: np.ndarray = cos_t @ g_re - sin_t @ g_im
-        return out
+        return self._h
 
     def _refresh_matrix_marker(self, ctx: Context) -> None:
         v = ctx.values
@@ -1137,6 +1126,42 @@ def _phase_table(dim: int, base: float, count: int) -> tuple[np.ndarray, np.ndar
             _PHASES.clear()
         hit = _PHASES[(dim, base)] = (np.cos(t), np.sin(t))
     return hit[0][:count], hit[1][:count]
+
+
+#: Distances per block of :func:`_score_range` (rows of its cached phase table).
+SCORE_CHUNK = 512
+
+
+def _score_range(h: np.ndarray, base: float, start: int, count: int) -> np.ndarray:
+    """``score(r) = Re Σ_i h_i e^{i r θ_i}`` at ``r = start … start+count−1`` (float64).
+
+    As :func:`posenc_gui.core.rope.rope_score_range` (``h_i = q_i·conj(k_i)``), in numpy with
+    the table ``cos tθ_i, sin tθ_i`` (``t <`` :data:`SCORE_CHUNK`) cached by ``(dim, base)``:
+    per call only the ``blocks × d/2`` phases of the block starts are new, then two matrix
+    products ``(blocks, d/2) @ (d/2, chunk)``.
+    """
+    dim = 2 * h.shape[0]
+    size = min(count, SCORE_CHUNK)
+    cos_t, sin_t = _phase_table(dim, base, size)
+    blocks = -(-count // size)
+    starts = start + size * np.arange(blocks, dtype=np.float64)
+    ang = starts[:, None] * frequencies(dim, base)[None, :]
+    c0, s0 = np.cos(ang), np.sin(ang)
+    g_re = h.real * c0 - h.imag * s0  # g = h·e^{i r₀ θ}: (blocks, d/2)
+    g_im = h.real * s0 + h.imag * c0
+    out: np.ndarray = (g_re @ cos_t.T - g_im @ sin_t.T).reshape(-1)[:count]
+    return out
+
+
+def _minmax(values: np.ndarray, group: int) -> tuple[np.ndarray, np.ndarray]:
+    """Minimum and maximum of each run of ``group`` values (the last may be shorter), as
+    :func:`posenc_gui.core.rope.minmax_bins`."""
+    bins = -(-values.shape[0] // group)
+    pad = bins * group - values.shape[0]
+    if pad:
+        values = np.concatenate((values, np.repeat(values[-1:], pad)))
+    blocks = values.reshape(bins, group)
+    return blocks.min(axis=1), blocks.max(axis=1)
 
 
 def _perm_text(perm: list[int]) -> str:

@@ -734,3 +734,29 @@ def test_markers_are_painted_at_their_data(shown: RopePanel) -> None:
         px = image.pixelColor(at.x(), at.y())
         assert abs(px.red() - ink.red()) + abs(px.green() - ink.green()) <= 30, plot.objectName()
         assert abs(px.blue() - ink.blue()) <= 15
+
+
+@pytest.mark.parametrize(
+    ("dim", "base", "start", "count", "layout"),
+    [(64, 1e4, -256, 513, "interleaved"), (512, 500.0, -100_000, 200_001, "half"),
+     (8, 1e6, 99_000, 1_023, "interleaved"), (2, 1e4, 3, 1, "half")],
+)  # fmt: skip
+def test_panel_score_ranges_equal_the_core_reference(
+    dim: int, base: float, start: int, count: int, layout: str
+) -> None:
+    """The panel's numpy scores from cached tables equal core.rope.rope_score_range, and its
+    per-column envelope equals core.rope.minmax_bins."""
+    from posenc_gui.core.rope import minmax_bins, rope_complex_pairs, rope_score_range
+    from posenc_gui.panels.rope import _minmax, _score_range
+
+    gen = torch.Generator().manual_seed(dim)
+    q, k = torch.randn(2, dim, dtype=torch.float64, generator=gen)
+    h = (rope_complex_pairs(q, layout) * rope_complex_pairs(k, layout).conj()).numpy()  # type: ignore[arg-type]
+    ours = _score_range(h, base, start, count)
+    ref = rope_score_range(q, k, start, count, base=base, layout=layout).numpy()  # type: ignore[arg-type]
+    assert ours.shape == (count,)
+    assert np.max(np.abs(ours - ref)) <= 1e-9 * max(1.0, float(np.abs(ref).max()))
+    for group in (1, 7, 400):
+        lo, hi = _minmax(ours, group)
+        rlo, rhi = minmax_bins(torch.from_numpy(ours), group)
+        assert np.array_equal(lo, rlo.numpy()) and np.array_equal(hi, rhi.numpy())
