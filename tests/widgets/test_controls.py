@@ -329,3 +329,39 @@ def test_negative_values_step_and_show_a_real_minus(qtbot: QtBot) -> None:
     qtbot.keyClick(angle, Qt.Key.Key_Down)
     assert state.as_float("angle") == pytest.approx(-45.0 - angle.singleStep())
     assert angle.lineEdit().text().startswith(MINUS) and messages == []
+
+
+def test_a_new_dynamic_limit_moves_nothing(qtbot: QtBot) -> None:
+    """The position field's range follows the number of positions; its size hint must not, or
+    every step of L would resize the grid's column and repaint the whole controls column."""
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QWidget
+
+    from posenc_gui.state.sine import SineModel
+
+    state = ParamState(SineModel)
+    group = ControlGroup("Ladder", state)
+    group.add_all("length", "position")
+    qtbot.addWidget(group)
+    group.show()
+    qtbot.waitExposed(group)
+    for _ in range(3):
+        QApplication.processEvents()  # the first layout after show
+    spin = group.findChild(IntField, "position_spin")
+    assert spin is not None
+    hint = spin.sizeHint()
+    fresh = IntField()
+    fresh.setRange(0, 9_999)  # the static range, 0 … max L − 1
+    assert hint.width() >= fresh.sizeHint().width()
+    geometry = {w.objectName(): w.geometry() for w in group.findChildren(QWidget)}
+    for length in (3, 10_000, 40, 9_999):
+        state.set("length", length)
+        QApplication.processEvents()
+        assert spin.maximum() == length - 1
+        assert spin.sizeHint() == hint
+        assert {w.objectName(): w.geometry() for w in group.findChildren(QWidget)} == geometry
+    big = QFont(spin.font())
+    big.setPointSizeF(big.pointSizeF() * 2.5)
+    spin.setFont(big)  # a larger style scale: the field is measured again
+    assert spin.sizeHint().height() > hint.height()
+    assert spin.sizeHint().width() > hint.width()
