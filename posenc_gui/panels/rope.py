@@ -36,7 +36,7 @@ import shiboken6
 import torch
 from PySide6.QtCore import QObject, QPointF, Signal
 from PySide6.QtGui import QFontMetrics, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from posenc_gui import core
 from posenc_gui.core.rope import (
@@ -58,7 +58,7 @@ from posenc_gui.state.rope import (
 )
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
-from posenc_gui.widgets.style import Style, StyleBook
+from posenc_gui.widgets.style import LineStyle, Style, StyleBook
 from posenc_gui.widgets.styled import FormulaLabel, span
 from posenc_gui.widgets.views import Context, Series
 
@@ -130,15 +130,17 @@ class RopePanel(Panel):
             "2nd component",
         )  # fmt: skip
         self.circle_plot.setAspectLocked(True)
-        self.q_circle = styled.curve(b, self.circle_plot, "query", "hair", "dot")
-        self.k_circle = styled.curve(b, self.circle_plot, "key", "hair", "dot")
-        self.q_arc = styled.curve(b, self.circle_plot, "query", "line")
-        self.k_arc = styled.curve(b, self.circle_plot, "key", "line")
-        self.between_arc = styled.curve(b, self.circle_plot, "accent", "bold")
-        self.q_before = styled.curve(b, self.circle_plot, "query", "line", "dash", connect="finite")
-        self.k_before = styled.curve(b, self.circle_plot, "key", "line", "dash", connect="finite")
-        self.q_after = styled.curve(b, self.circle_plot, "query", "heavy", connect="finite")
-        self.k_after = styled.curve(b, self.circle_plot, "key", "heavy", connect="finite")
+        # bare curve items (their data changes with m, n or the pair: PlotDataItem.setData adds
+        # dataset bookkeeping); only the long dotted circles keep a pixel cache
+        self.q_circle = _line(b, self.circle_plot, "query", "hair", "dot", cache=True)
+        self.k_circle = _line(b, self.circle_plot, "key", "hair", "dot", cache=True)
+        self.q_arc = _line(b, self.circle_plot, "query", "line")
+        self.k_arc = _line(b, self.circle_plot, "key", "line")
+        self.between_arc = _line(b, self.circle_plot, "accent", "bold")
+        self.q_before = _line(b, self.circle_plot, "query", "line", "dash", connect="finite")
+        self.k_before = _line(b, self.circle_plot, "key", "line", "dash", connect="finite")
+        self.q_after = _line(b, self.circle_plot, "query", "heavy", connect="finite")
+        self.k_after = _line(b, self.circle_plot, "key", "heavy", connect="finite")
         # labels at the arrow tips (instead of a legend that would cover the circle)
         self.tip_texts = {
             key: styled.text(b, self.circle_plot, role, anchor=(0.5, 0.5))
@@ -1027,6 +1029,25 @@ def tip_label_positions(
     return placed
 
 
+def _line(
+    book: StyleBook,
+    w: pg.PlotWidget,
+    role: str,
+    width: str,
+    line: LineStyle = "solid",
+    cache: bool = False,
+    **kw: object,
+) -> pg.PlotCurveItem:
+    """A line like :func:`styled.curve` as a bare ``PlotCurveItem`` (no ``PlotDataItem``
+    bookkeeping per ``setData``); ``cache``: keep its pixels while other items move over it."""
+    item = pg.PlotCurveItem(**kw)
+    w.addItem(item)
+    if cache:
+        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    book.add(lambda st: item.setPen(st.pen(role, width, line)))
+    return item
+
+
 def _dots(book: StyleBook, w: pg.PlotWidget, role: str, size: str) -> Dots:
     """Markers like :func:`styled.dots` (filled, rimmed in the background colour) as a
     :class:`~posenc_gui.panels.sine.Dots`: one pre-rendered symbol blitted per point instead of
@@ -1086,7 +1107,7 @@ def _envelope(
 
 
 def _put(
-    item: pg.PlotDataItem,
+    item: pg.PlotCurveItem,
     key: tuple[float, ...],
     make: Callable[[], tuple[np.ndarray, np.ndarray]],
 ) -> None:

@@ -760,3 +760,19 @@ def test_panel_score_ranges_equal_the_core_reference(
         lo, hi = _minmax(ours, group)
         rlo, rhi = minmax_bins(torch.from_numpy(ours), group)
         assert np.array_equal(lo, rlo.numpy()) and np.array_equal(hi, rhi.numpy())
+
+
+def test_circle_lines_are_bare_curves(panel: RopePanel) -> None:
+    """The circle's lines change with m, n and the pair: bare PlotCurveItems (no PlotDataItem
+    bookkeeping), only the long dotted circles keep a pixel cache."""
+    from PySide6.QtWidgets import QGraphicsItem
+
+    cached = {"q_circle", "k_circle"}
+    for name in ("q_circle", "k_circle", "q_arc", "k_arc", "between_arc", "q_before",
+                 "k_before", "q_after", "k_after"):  # fmt: skip
+        item = getattr(panel, name)
+        assert type(item) is pg.PlotCurveItem, name
+        want = QGraphicsItem.CacheMode.DeviceCoordinateCache if name in cached else (
+            QGraphicsItem.CacheMode.NoCache)  # fmt: skip
+        assert item.cacheMode() == want, name
+    assert panel.q_before.opts["connect"] == "finite"
