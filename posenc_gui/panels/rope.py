@@ -156,15 +156,15 @@ class RopePanel(Panel):
             b, self, "score_curve_plot", "Score vs relative distance (depends on m − n only)",
             "relative distance r = m − n", "score", mouse=(True, False),
         )  # fmt: skip
-        self.score_curve = styled.curve(b, self.curve_plot, "query", "line")
-        self.qk_curve = styled.curve(b, self.curve_plot, "key", "normal")
+        self.score_curve = _line(b, self.curve_plot, "query", "line", cache=True)
+        self.qk_curve = _line(b, self.curve_plot, "key", "normal", cache=True)
         # more distances than pixels: one vertical segment from min to max per pixel column
         # (crisp hairlines, ~10x cheaper to paint than a zig-zag through the extremes)
-        self.score_band = styled.curve(
-            b, self.curve_plot, "query", "hair", connect="pairs", antialias=False
+        self.score_band = _line(
+            b, self.curve_plot, "query", "hair", cache=True, connect="pairs", antialias=False
         )
-        self.qk_band = styled.curve(
-            b, self.curve_plot, "key", "hair", connect="pairs", antialias=False
+        self.qk_band = _line(
+            b, self.curve_plot, "key", "hair", cache=True, connect="pairs", antialias=False
         )
         for item in (self.qk_curve, self.qk_band):
             item.setZValue(-1)  # the score of q, k in front
@@ -201,7 +201,7 @@ class RopePanel(Panel):
         self.matrix_image, self.matrix_bar = styled.heatmap(
             b, self.matrix_plot, (-1.0, 1.0), "diverging", label="score"
         )
-        self.diagonal_line = styled.curve(b, self.matrix_plot, "ink", "normal", "dash")
+        self.diagonal_line = _line(b, self.matrix_plot, "ink", "normal", "dash")
         self.matrix_dot = _dots(b, self.matrix_plot, "ink", "large")
         self.matrix_plot.scene().sigMouseClicked.connect(self._matrix_clicked)
         self.matrix_plot.setToolTip(
