@@ -187,9 +187,10 @@ class RopePanel(Panel):
         )  # fmt: skip
         self.decay_plot.setLogMode(x=False, y=True)
         self.decay_plot.setXLink(self.curve_plot)
-        self.abs_curve = styled.curve(b, self.decay_plot, "query", "normal")
-        self.abs_qk_curve = styled.curve(b, self.decay_plot, "key", "thin")
-        self.bound_curve = styled.curve(b, self.decay_plot, "ink", "thick")
+        # bare curve items on a log axis take log10 values (what a PlotDataItem would plot)
+        self.abs_curve = _line(b, self.decay_plot, "query", "normal", cache=True)
+        self.abs_qk_curve = _line(b, self.decay_plot, "key", "thin", cache=True)
+        self.bound_curve = _line(b, self.decay_plot, "ink", "thick", cache=True)
         self.decay_line = styled.vline(b, self.decay_plot)
 
         # ---- score matrix --------------------------------------------------------------------
@@ -629,8 +630,8 @@ class RopePanel(Panel):
         floor = max(1e-7 * max(top, peak), 1e-300)
         # one point per pixel column: antialiasing such a dense curve costs ~5x, shows nothing
         smooth = group <= 1
-        self.abs_curve.setData(x, np.maximum(d["abs_max"], floor), antialias=smooth)
-        self.abs_qk_curve.setData(x, np.maximum(d["abs_qk_max"], floor), antialias=smooth)
+        self.abs_curve.setData(x, np.log10(np.maximum(d["abs_max"], floor)), antialias=smooth)
+        self.abs_qk_curve.setData(x, np.log10(np.maximum(d["abs_qk_max"], floor)), antialias=smooth)
         a, b = (int(t) for t in d["range"])
         key = (v.as_int("dim"), v.as_float("base"), a, b, group)
         sums = self._bound_sums(key)
@@ -638,7 +639,7 @@ class RopePanel(Panel):
             self.bound_curve.setVisible(False)
         else:
             bound = coeff * sums
-            self.bound_curve.setData(x, np.maximum(bound, floor), antialias=smooth)
+            self.bound_curve.setData(x, np.log10(np.maximum(bound, floor)), antialias=smooth)
             self.bound_curve.setVisible(True)
             ctx.record("bound_max", bound, "eq. (37) bound, maximum per column")
         # whole decades: the axis stays put unless the data moves by a factor of ten

@@ -776,6 +776,7 @@ def test_circle_lines_are_bare_curves(panel: RopePanel) -> None:
             QGraphicsItem.CacheMode.NoCache)  # fmt: skip
         assert item.cacheMode() == want, name
     assert panel.q_before.opts["connect"] == "finite"
-    for name in ("score_curve", "qk_curve", "score_band", "qk_band", "diagonal_line"):
+    for name in ("score_curve", "qk_curve", "score_band", "qk_band", "diagonal_line",
+                 "abs_curve", "abs_qk_curve", "bound_curve"):  # fmt: skip
         assert type(getattr(panel, name)) is pg.PlotCurveItem, name
     assert panel.score_band.opts["connect"] == "pairs" and not panel.score_band.opts["antialias"]
