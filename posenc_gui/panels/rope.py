@@ -130,10 +130,12 @@ class RopePanel(Panel):
             "2nd component",
         )  # fmt: skip
         self.circle_plot.setAspectLocked(True)
-        # bare curve items (their data changes with m, n or the pair: PlotDataItem.setData adds
-        # dataset bookkeeping); only the long dotted circles keep a pixel cache
-        self.q_circle = _line(b, self.circle_plot, "query", "hair", "dot", cache=True)
-        self.k_circle = _line(b, self.circle_plot, "key", "hair", "dot", cache=True)
+        # the dotted circles change only with the pair's lengths (styled, pixel-cached items);
+        # the arrows and arcs, which m and n move, are bare uncached curve items
+        # (PlotDataItem.setData adds dataset bookkeeping; a few segments draw faster than a
+        # cache pixmap is made)
+        self.q_circle = styled.curve(b, self.circle_plot, "query", "hair", "dot")
+        self.k_circle = styled.curve(b, self.circle_plot, "key", "hair", "dot")
         self.q_arc = _line(b, self.circle_plot, "query", "line")
         self.k_arc = _line(b, self.circle_plot, "key", "line")
         self.between_arc = _line(b, self.circle_plot, "accent", "bold")
@@ -1108,7 +1110,7 @@ def _envelope(
 
 
 def _put(
-    item: pg.PlotCurveItem,
+    item: pg.PlotCurveItem | pg.PlotDataItem,
     key: tuple[float, ...],
     make: Callable[[], tuple[np.ndarray, np.ndarray]],
 ) -> None:
