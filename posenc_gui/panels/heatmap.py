@@ -36,19 +36,20 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
 import torch
-from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QPen
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsTextItem,
     QGroupBox,
     QPushButton,
+    QStyleOptionGraphicsItem,
     QVBoxLayout,
     QWidget,
 )
@@ -60,10 +61,11 @@ from posenc_gui.core.sinusoidal import (
     sinusoidal_columns,
 )
 from posenc_gui.panels.base import Cell, Panel
-from posenc_gui.state.heatmap import MAX_DIM, PRESETS, HeatmapModel, shown_count
+from posenc_gui.panels.sine import Dots
+from posenc_gui.state.heatmap import PRESETS, HeatmapModel, shown_count
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
-from posenc_gui.widgets.style import Style
+from posenc_gui.widgets.style import Style, StyleBook
 from posenc_gui.widgets.styled import FormulaLabel, span
 from posenc_gui.widgets.views import Context
 
@@ -197,51 +199,99 @@ def _layout(name: str) -> SinusoidalLayout:
     return "concat" if name == "concat" else "interleaved"
 
 
-def _guide_styler(
-    line: pg.InfiniteLine | pg.PlotCurveItem, alpha: float
-) -> Callable[[Style], None]:
-    """A solid hair line in the guide colour (dotted lines cost several times the paint)."""
+class ViewGuides(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
+    """Reference lines across a whole view at fixed data values of one axis.
 
-    def apply(st: Style) -> None:
-        pen = st.pen("guide", "hair")
-        pen.setColor(st.qcolor("guide", alpha))
-        line.setPen(pen)
-
-    return apply
-
-
-def _move_points(
-    item: pg.ScatterPlotItem,
-    x: np.ndarray,
-    y: np.ndarray,
-    templates: dict[int, np.ndarray] | None = None,
-) -> None:
-    """``item.setData(x, y)`` for points that all look alike, without rebuilding them.
-
-    ``setData`` rebuilds every point record (pen, brush, symbol atlas lookup): ~15 ms for the
-    2048 dots of one series of the vector at d = 4096. With the same number of points only the
-    coordinates are rewritten; with fewer, the records are cut from ``templates`` (the item's
-    records at the largest size seen, kept by the caller and cleared when the look changes).
+    Drawn in the view box's own (pixel) coordinates, as one cached item: a change of the other
+    axis' range (or any item repainted beneath) leaves the cache alone and blits it, where
+    :class:`pg.InfiniteLine` items (one per value, bounds and cache tied to the view transform)
+    each draw again whenever either range changes. The cache is drawn again only when the box
+    is resized or the range of the lines' own axis changes (:attr:`renders` counts those draws).
+    ``values`` first, zero drawn in the full guide colour, others at :data:`GUIDE_ALPHA`.
     """
-    n = len(x)
-    if len(item.data) != n:
-        template = None if templates is None else templates.get(id(item))
-        if template is None or len(template) < n or n == 0:
-            item.setData(x, y)
-            if templates is not None and n:
-                templates[id(item)] = item.data.copy()
+
+    def __init__(
+        self, book: StyleBook, vb: pg.ViewBox, values: tuple[float, ...], vertical: bool
+    ) -> None:
+        super().__init__()
+        self._vb, self._vertical = vb, vertical
+        self.values = np.asarray(values, dtype=np.float64)
+        self._pens = (QPen(), QPen())
+        self._range: tuple[float, float] | None = None
+        self.renders = 0
+        self.setParentItem(vb)
+        self.setZValue(-1e5)  # above the view's background, beneath everything it shows
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresParentOpacity, False)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        vb.sigResized.connect(self._resized)
+        vb.sigRangeChanged.connect(self._range_changed)
+        book.add(self._style)
+
+    def _style(self, st: Style) -> None:
+        pens = []
+        for alpha in (1.0, GUIDE_ALPHA):
+            pen = st.pen("guide", "hair")
+            pen.setColor(st.qcolor("guide", alpha))
+            pens.append(pen)
+        self._pens = (pens[0], pens[1])
+        self.update()
+
+    def _resized(self, *_: object) -> None:
+        self.prepareGeometryChange()
+        self.update()
+
+    def _range_changed(self, *_: object) -> None:
+        rng = self._axis_range()
+        if rng != self._range:
+            self.update()
+
+    def _axis_range(self) -> tuple[float, float]:
+        lo, hi = self._vb.viewRange()[0 if self._vertical else 1]
+        return float(lo), float(hi)
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(self._vb.rect())
+
+    def paint(
+        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        self.renders += 1
+        self._range = lo, hi = self._axis_range()
+        rect = self._vb.rect()
+        w, h = float(rect.width()), float(rect.height())
+        if hi <= lo or w <= 0 or h <= 0:
             return
-        item.data = template[:n]  # a view: only x and y differ, rewritten below
-    data = item.data
-    if n == 0:
-        return
-    data["x"] = x
-    data["y"] = y
-    item.prepareGeometryChange()
-    item.informViewBoundsChanged()
-    item.bounds = [None, None]
-    item.invalidate()
-    item.sigPlotChanged.emit(item)
+        state = self._vb.state
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)  # axis-aligned hair lines
+        for value in self.values:
+            if not lo <= value <= hi:
+                continue
+            p.setPen(self._pens[0 if value == 0 else 1])
+            f = (value - lo) / (hi - lo)
+            if self._vertical:
+                x = (1.0 - f if state["xInverted"] else f) * w
+                p.drawLine(QPointF(x, 0.0), QPointF(x, h))
+            else:
+                y = (f if state["yInverted"] else 1.0 - f) * h
+                p.drawLine(QPointF(0.0, y), QPointF(w, y))
+
+
+def _dots(book: StyleBook, plot: pg.PlotWidget, role: str, size: str, rim: bool = True) -> Dots:
+    """Markers of one look (a sprite blitted per point), styled like :func:`styled.dots`.
+
+    ``pg.ScatterPlotItem`` keeps a record per point (pen, brush, symbol atlas entry): a new
+    number of points, or a new size, rebuilds them all (~25 ms for the 2 × 2048 dots of the
+    vector at d = 4096).
+    """
+    item = Dots()
+    plot.addItem(item)
+    book.add(
+        lambda st: item.set_style(
+            st.marker(size), st.pen("rim", "normal") if rim else QPen(Qt.PenStyle.NoPen),
+            st.brush(role),
+        )
+    )  # fmt: skip
+    return item
 
 
 def _settle(*boxes: pg.ViewBox) -> None:
@@ -299,7 +349,6 @@ class HeatmapPanel(Panel):
         self._curve_pens: tuple[Any, ...] | None = None
         self._wl_key: tuple[Any, ...] | None = None
         self._wl_data: tuple[int, np.ndarray] | None = None
-        self._guides_span: tuple[float, float] | None = None
         self._wl_ranges: tuple[Any, ...] | None = None
         self._bounds: dict[str, tuple[float, float]] = {}
 
@@ -377,16 +426,16 @@ class HeatmapPanel(Panel):
         self.vector_plot.setXRange(-1.15, 1.15, padding=0)
         self.vector_plot.getViewBox().disableAutoRange()
         self.vector_plot.setYLink(self.heat_plot)
-        self.vector_guides = self._vertical_guides(self.vector_plot, (-1.0, -0.5, 0.0, 0.5, 1.0))
+        self.vector_guides = ViewGuides(
+            b, self.vector_plot.getViewBox(), (-1.0, -0.5, 0.0, 0.5, 1.0), vertical=True
+        )
         # thin connecting lines, drawn only while d is small, and one dot per column
         self.vec_sin_line = styled.curve(b, self.vector_plot, "sin", "thin")
         self.vec_cos_line = styled.curve(b, self.vector_plot, "cos", "thin")
-        self.vec_sin = styled.dots(b, self.vector_plot, "sin", "dot")
-        self.vec_cos = styled.dots(b, self.vector_plot, "cos", "dot")
-        #: Point records of the dot items at the largest size seen (see :func:`_move_points`).
-        self._templates: dict[int, np.ndarray] = {}
+        self.vec_sin = _dots(b, self.vector_plot, "sin", "dot")
+        self.vec_cos = _dots(b, self.vector_plot, "cos", "dot")
         self.vec_dim_line = self._crosshair(self.vector_plot, 0, "Drag to choose the dimension j")
-        self.vec_marker = styled.dots(b, self.vector_plot, "ink", "large")
+        self.vec_marker = _dots(b, self.vector_plot, "ink", "large")
 
         # ---- selected dimension over positions (shares the position axis) ------------------
         self.curve_plot = styled.plot(
@@ -397,7 +446,9 @@ class HeatmapPanel(Panel):
         right = styled.axis_right(b, self.curve_plot)
         right.setStyle(showValues=False)
         self.curve_plot.setYRange(-1.2, 1.2, padding=0)
-        self._guides(self.curve_plot, 0, (-1.0, -0.5, 0.0, 0.5, 1.0))
+        self.curve_guides = ViewGuides(
+            b, self.curve_plot.getViewBox(), (-1.0, -0.5, 0.0, 0.5, 1.0), vertical=False
+        )
         self.curve_plot.getAxis("bottom").tickStrings = _position_ticks
         _integer_ticks(self.curve_plot.getAxis("bottom"))
         self.curve_vb: pg.ViewBox = self.curve_plot.getViewBox()
@@ -408,10 +459,10 @@ class HeatmapPanel(Panel):
         # integer samples: one item per function (fixed colour; the selected one on top), so
         # that a step from a sine to a cosine column recolours nothing
         self.samples = {
-            fn: styled.dots(b, self.curve_plot, fn, "small", rim=False) for fn in ("sin", "cos")
+            fn: _dots(b, self.curve_plot, fn, "small", rim=False) for fn in ("sin", "cos")
         }
         self.curve_pos_line = self._crosshair(self.curve_plot, 90, "Drag to choose the position p")
-        self.curve_markers = styled.dots(b, self.curve_plot, "ink", "huge")
+        self.curve_markers = _dots(b, self.curve_plot, "ink", "huge")
         self.curve_label = FormulaLabel("dimension_readout", self, b)
 
         # ---- wavelengths -------------------------------------------------------------------
@@ -421,15 +472,17 @@ class HeatmapPanel(Panel):
         )  # fmt: skip
         self.wl_plot.setLogMode(x=False, y=True)
         _integer_ticks(self.wl_plot.getAxis("bottom"))
-        self.decade_lines = self._guides(self.wl_plot, 0, tuple(float(k) for k in range(9)))
+        self.decade_lines = ViewGuides(
+            b, self.wl_plot.getViewBox(), tuple(float(k) for k in range(9)), vertical=False
+        )
         self.wl_plot.getViewBox().disableAutoRange()
         self.wl_full = styled.curve(b, self.wl_plot, "accent", "bold")
         self.wl_never = styled.curve(b, self.wl_plot, "third", "bold")
         for item in (self.wl_full, self.wl_never):  # their dots too: the marker moves over them
             item.scatter.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        # a ring at (i, log10 λ_i): a bare scatter item (moved by :func:`_move_points`), not a
-        # PlotDataItem whose setData rebuilds its scatter and log-transforms for one point
-        self.wl_selected = pg.ScatterPlotItem(symbol="o", brush=None)
+        # a ring at (i, log10 λ_i): a bare marker item, not a PlotDataItem whose setData
+        # rebuilds its scatter and log-transforms for one point
+        self.wl_selected = Dots()
         self.wl_plot.addItem(self.wl_selected)
         b.add(self._style_wl_selected)
         self.span_line = pg.InfiniteLine(
@@ -516,53 +569,8 @@ class HeatmapPanel(Panel):
         _cache_line(line)
         return line
 
-    def _guides(
-        self, plot: pg.PlotWidget, angle: int, at: tuple[float, ...]
-    ) -> list[pg.InfiniteLine]:
-        """A few fixed reference lines instead of pyqtgraph's grid (the grid was ~70% of this
-        tab's paint time; a handful of lines at meaningful values costs next to nothing)."""
-        lines = []
-        for value in at:
-            line = pg.InfiniteLine(pos=value, angle=angle, movable=False)
-            line.setZValue(-10)
-            _cache_line(line)
-            plot.addItem(line)
-            self.book.add(_guide_styler(line, 1.0 if value == 0 else GUIDE_ALPHA))
-            lines.append(line)
-        return lines
-
-    def _vertical_guides(
-        self, plot: pg.PlotWidget, at: tuple[float, ...]
-    ) -> list[tuple[pg.PlotCurveItem, np.ndarray]]:
-        """Vertical reference lines at ``at`` as segments of two cached curves (zero, others).
-
-        Vertical :class:`pg.InfiniteLine` items are rotated, and Qt re-renders a rotated
-        item's device cache whenever anything beneath it is repainted: five vertical lines
-        cost ~0.8 ms a frame. Segments spanning the table (:meth:`_span_vertical_guides`) blit.
-        """
-        guides = []
-        for alpha, values in (
-            (1.0, [v for v in at if v == 0]),
-            (GUIDE_ALPHA, [v for v in at if v != 0]),
-        ):
-            item = pg.PlotCurveItem(connect="pairs", antialias=False)
-            item.setZValue(-10)
-            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-            plot.addItem(item)
-            self.book.add(_guide_styler(item, alpha))
-            guides.append((item, np.repeat(np.asarray(values, dtype=np.float64), 2)))
-        return guides
-
-    def _span_vertical_guides(self, lo: float, hi: float) -> None:
-        if self._guides_span == (lo, hi):
-            return  # new data would re-render their cache and repaint the whole plot
-        self._guides_span = (lo, hi)
-        for item, x in self.vector_guides:
-            item.setData(x, np.resize(np.array([lo, hi]), len(x)))
-
     def _style_wl_selected(self, st: Style) -> None:
-        self.wl_selected.setSize(st.marker("huge"))
-        self.wl_selected.setPen(st.pen("ink", "thick"))
+        self.wl_selected.set_style(st.marker("huge"), st.pen("ink", "thick"), QBrush())
 
     def _style_span_line(self, st: Style) -> None:
         self.span_line.setPen(st.pen("ink", "line", "dash"))
@@ -614,7 +622,6 @@ class HeatmapPanel(Panel):
         )  # fmt: skip
         vb.setRange(xRange=(-0.5, positions - 0.5), yRange=(-0.5, shown - 0.5), padding=0.0)
         self.curve_vb.setXRange(-0.5, positions - 0.5, padding=0.0)
-        self._span_vertical_guides(-0.5, shown - 0.5)
         self._extent = (positions, shown)
         _settle(vb, self.curve_vb, self.vector_plot.getViewBox())
 
@@ -856,20 +863,16 @@ class HeatmapPanel(Panel):
         lines = dim <= 64
         if self._vec_key != (kind, st):
             self._vec_key = (kind, st)
-            self._templates.clear()  # their records carry the old size and pen
-            for dots in (self.vec_sin, self.vec_cos):
-                dots.setSize(st.marker(kind))
-                dots.setPen(st.pen("rim", "hair") if kind != "tiny" else QPen(Qt.PenStyle.NoPen))
-                full = np.zeros(MAX_DIM // 2)  # records for the largest d, cut per d below
-                dots.setData(full, full)
-                self._templates[id(dots)] = dots.data.copy()
+            rim = st.pen("rim", "hair") if kind != "tiny" else QPen(Qt.PenStyle.NoPen)
+            for dots, role in ((self.vec_sin, "sin"), (self.vec_cos, "cos")):
+                dots.set_style(st.marker(kind), rim, st.brush(role))
         empty = np.zeros(0)
         for dots, line, mask in (
             (self.vec_sin, self.vec_sin_line, is_sin),
             (self.vec_cos, self.vec_cos_line, ~is_sin),
         ):
             x, y = vec[mask], idx[mask].astype(np.float64)
-            _move_points(dots, x, y, self._templates)
+            dots.setData(x, y)
             if lines:
                 line.setData(x, y)
             else:
@@ -879,7 +882,7 @@ class HeatmapPanel(Panel):
 
     def _refresh_vector_marker(self, ctx: Context) -> None:
         value, j = float(ctx["cell"]["value"]), ctx.values.as_int("dimension")
-        _move_points(self.vec_marker, np.array([value]), np.array([float(j)]))
+        self.vec_marker.setData([value], [float(j)])
         ctx.record("marker", [value, float(j)], "(PE[p, j], j)")
 
     # -- curves -------------------------------------------------------------------------------
@@ -937,8 +940,8 @@ class HeatmapPanel(Panel):
             samples = y.numpy()
         else:
             ints, samples = empty, np.zeros((0, 2))
-        _move_points(self.samples[fn], ints, samples[:, 0])
-        _move_points(self.samples[_other(fn)], ints, samples[:, 1])
+        self.samples[fn].setData(ints, samples[:, 0])
+        self.samples[_other(fn)].setData(ints, samples[:, 1])
         ctx.record("x", sel_x, "position p", "positions")
         ctx.record("selected", sel_y, f"PE[p, {j}] (min, max pairs when drawn as a band)")
         ctx.record("partner_x", par_x, "position p", "positions")
@@ -952,7 +955,7 @@ class HeatmapPanel(Panel):
     def _refresh_curve_markers(self, ctx: Context) -> None:
         c, p = ctx["cell"], float(ctx.values.as_int("position"))
         values = [float(c["value"]), float(c["partner_value"])]
-        _move_points(self.curve_markers, np.array([p, p]), np.array(values))
+        self.curve_markers.setData([p, p], values)
         ctx.record("markers", values, "PE[p, j] and PE[p, partner]")
 
     def _refresh_curve_label(self, ctx: Context) -> None:
@@ -1021,7 +1024,7 @@ class HeatmapPanel(Panel):
     def _refresh_wavelength_marker(self, ctx: Context) -> None:
         col = ctx["column"]
         pair, lam = float(col["pair"]), float(col["selected_wavelength"])
-        _move_points(self.wl_selected, np.array([pair]), np.array([math.log10(lam)]))
+        self.wl_selected.setData([pair], [math.log10(lam)])
         ctx.record("marker", [pair, lam], "(i, λ_i) of the selected column", "positions")
 
     def _refresh_turns_label(self, ctx: Context) -> None:

@@ -561,16 +561,38 @@ def test_moving_the_selection_recomputes_no_table(panel: HeatmapPanel) -> None:
 
 def test_unchanged_parts_are_not_set_again(panel: HeatmapPanel) -> None:
     panel.refresh_now()
-    wl_x, guides_x = panel.wl_full.xData, panel.vector_guides[1][0].xData
-    panel.state.set("positions", 101)  # the same pairs turn fully, the same columns shown
+    wl_x = panel.wl_full.xData
+    panel.state.set("positions", 101)  # the same pairs turn fully
     panel.refresh_now()
-    assert panel.wl_full.xData is wl_x and panel.vector_guides[1][0].xData is guides_x
+    assert panel.wl_full.xData is wl_x
     panel.state.set("positions", 10_000)  # more pairs turn fully
-    panel.state.set("shown_dims", 40)  # the vertical guides span the shown columns
     panel.refresh_now()
     assert panel.wl_full.xData is not wl_x and len(panel.wl_full.xData) > len(wl_x)
-    _, y = panel.vector_guides[1][0].getData()
-    assert (float(y.min()), float(y.max())) == (-0.5, 39.5)
+
+
+def test_reference_lines_are_drawn_again_only_when_their_axis_changes(
+    panel: HeatmapPanel,
+) -> None:
+    panel.refresh_now()
+    plots = {
+        "vector": (panel.vector_plot, panel.vector_guides),
+        "curve": (panel.curve_plot, panel.curve_guides),
+        "wavelength": (panel.wl_plot, panel.decade_lines),
+    }
+    for plot, _ in plots.values():
+        plot.grab()
+    renders = {k: g.renders for k, (_, g) in plots.items()}
+    assert all(renders.values())
+    # new shown columns (the vector's y range), positions (the curve's x range), pairs (the
+    # wavelength plot's x range): none of the lines' own axes moves
+    panel.state.update({"shown_dims": 40, "positions": 1000, "dim": 130})
+    panel.refresh_now()
+    for plot, _ in plots.values():
+        plot.grab()
+    assert {k: g.renders for k, (_, g) in plots.items()} == renders
+    # where the lines are drawn: the vector's verticals at PE = -1 … 1 of its fixed x range
+    assert list(panel.vector_guides.values) == [-1.0, -0.5, 0.0, 0.5, 1.0]
+    assert panel.vector_plot.getViewBox().viewRange()[0] == [-1.15, 1.15]
 
 
 def test_position_curves_are_sampled_per_turn(panel: HeatmapPanel) -> None:
