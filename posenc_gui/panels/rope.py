@@ -1162,7 +1162,7 @@ def _score_range(h: np.ndarray, base: float, start: int, count: int) -> np.ndarr
     As :func:`posenc_gui.core.rope.rope_score_range` (``h_i = q_i·conj(k_i)``), in numpy with
     the table ``cos tθ_i, sin tθ_i`` (``t <`` :data:`SCORE_CHUNK`) cached by ``(dim, base)``:
     per call only the ``blocks × d/2`` phases of the block starts are new, then two matrix
-    products ``(blocks, d/2) @ (d/2, chunk)``.
+    products ``(blocks, d/2) @ (d/2, chunk)`` (in torch).
     """
     dim = 2 * h.shape[0]
     size = min(count, SCORE_CHUNK)
@@ -1173,7 +1173,11 @@ def _score_range(h: np.ndarray, base: float, start: int, count: int) -> np.ndarr
     c0, s0 = np.cos(ang), np.sin(ang)
     g_re = h.real * c0 - h.imag * s0  # g = h·e^{i r₀ θ}: (blocks, d/2)
     g_im = h.real * s0 + h.imag * c0
-    out: np.ndarray = (g_re @ cos_t.T - g_im @ sin_t.T).reshape(-1)[:count]
+    # the products in torch: single-threaded as the app sets it (numpy's OpenBLAS would start
+    # its own threads, which spin against the GUI and the bound's worker on a busy machine)
+    prod = torch.from_numpy(g_re) @ torch.from_numpy(cos_t).T
+    prod -= torch.from_numpy(g_im) @ torch.from_numpy(sin_t).T
+    out: np.ndarray = prod.numpy().reshape(-1)[:count]
     return out
 
 
