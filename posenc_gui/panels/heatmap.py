@@ -347,8 +347,8 @@ class HeatmapPanel(Panel):
         self.last_view_seconds = 0.0
         self._vec_key: tuple[Any, ...] | None = None
         self._curve_pens: tuple[Any, ...] | None = None
-        self._wl_key: tuple[Any, ...] | None = None
-        self._wl_data: tuple[int, np.ndarray] | None = None
+        self._wl_key: Style | None = None
+        self._wl_data: tuple[int, np.ndarray, bool] | None = None
         self._wl_ranges: tuple[Any, ...] | None = None
         self._bounds: dict[str, tuple[float, float]] = {}
 
@@ -476,10 +476,14 @@ class HeatmapPanel(Panel):
             b, self.wl_plot.getViewBox(), tuple(float(k) for k in range(9)), vertical=False
         )
         self.wl_plot.getViewBox().disableAutoRange()
-        self.wl_full = styled.curve(b, self.wl_plot, "accent", "bold")
-        self.wl_never = styled.curve(b, self.wl_plot, "third", "bold")
-        for item in (self.wl_full, self.wl_never):  # their dots too: the marker moves over them
-            item.scatter.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        # bare cached curves of log10 λ (the view's coordinates on the log axis) and dots: a
+        # PlotDataItem log-transforms its data, keeps datasets and rebuilds a scatter per set
+        self.wl_full = self._wl_curve("accent")
+        self.wl_never = self._wl_curve("third")
+        self.wl_full_dots = _dots(b, self.wl_plot, "accent", "dot")
+        self.wl_never_dots = _dots(b, self.wl_plot, "third", "dot")
+        for dots in (self.wl_full_dots, self.wl_never_dots):  # the marker moves over them
+            dots.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         # a ring at (i, log10 λ_i): a bare marker item, not a PlotDataItem whose setData
         # rebuilds its scatter and log-transforms for one point
         self.wl_selected = Dots()
@@ -568,6 +572,13 @@ class HeatmapPanel(Panel):
         line.setZValue(20)
         _cache_line(line)
         return line
+
+    def _wl_curve(self, role: str) -> pg.PlotCurveItem:
+        item = pg.PlotCurveItem()
+        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.wl_plot.addItem(item)
+        self.book.add(lambda st: item.setPen(st.pen(role, "bold")))
+        return item
 
     def _style_wl_selected(self, st: Style) -> None:
         self.wl_selected.set_style(st.marker("huge"), st.pen("ink", "thick"), QBrush())
@@ -989,22 +1000,24 @@ class HeatmapPanel(Panel):
         i = np.arange(pairs, dtype=np.float64)
         span_ = int(spec["span"])
         k = int(spec["full_turn_pairs"])  # λ is increasing: pairs 0…k-1 complete a turn
-        symbol = "o" if pairs <= SYMBOLS_MAX else None
+        dots = pairs <= SYMBOLS_MAX
         if (
             self._wl_data is None
             or k != self._wl_data[0]
+            or dots != self._wl_data[2]
             or not np.array_equal(lam, self._wl_data[1])
         ):  # a new span alone (positions) rarely moves a pair across it
-            self._wl_data = (k, lam)
-            self.wl_full.setData(i[:k], lam[:k])
-            self.wl_never.setData(i[k:], lam[k:])
-        if self._wl_key != (symbol, st):
-            self._wl_key = (symbol, st)
-            for item, role in ((self.wl_full, "accent"), (self.wl_never, "third")):
-                item.setSymbol(symbol)
-                item.setSymbolBrush(st.brush(role))
-                item.setSymbolPen(st.pen("rim", "hair"))
-                item.setSymbolSize(st.marker("dot"))
+            self._wl_data = (k, lam, dots)
+            log_lam = np.log10(lam)
+            self.wl_full.setData(i[:k], log_lam[:k])
+            self.wl_never.setData(i[k:], log_lam[k:])
+            empty = np.zeros(0)
+            self.wl_full_dots.setData(*((i[:k], log_lam[:k]) if dots else (empty, empty)))
+            self.wl_never_dots.setData(*((i[k:], log_lam[k:]) if dots else (empty, empty)))
+        if self._wl_key != st:
+            self._wl_key = st
+            for item, role in ((self.wl_full_dots, "accent"), (self.wl_never_dots, "third")):
+                item.set_style(st.marker("dot"), st.pen("rim", "hair"), st.brush(role))
         top = max(float(lam[-1]), float(span_), 2 * math.pi)
         # the top snapped to half decades: the axes re-lay out only when it really moves
         ranges = (math.log10(2 * math.pi) - 0.25, math.ceil(2 * math.log10(top) + 1) / 2, pairs)
