@@ -43,7 +43,7 @@ import numpy as np
 import pyqtgraph as pg
 import torch
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QPainter, QPen
+from PySide6.QtGui import QBrush, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsTextItem,
@@ -305,6 +305,20 @@ def _settle(*boxes: pg.ViewBox) -> None:
         vb.prepareForPaint()
 
 
+def _steady_axis(book: StyleBook, axis: pg.AxisItem, widest: str) -> None:
+    """Reserve room for tick labels as wide as ``widest`` in the tick font (never shrinking).
+
+    The vector plot's dimension axis follows the shown columns: ticks growing from "8" to
+    "120" would otherwise widen the axis, re-lay the plot out and paint it twice.
+    """
+
+    def apply(st: Style) -> None:
+        axis.textWidth = QFontMetrics(st.font("tick")).horizontalAdvance(widest)
+        axis.setStyle(autoReduceTextSpace=False)  # re-computes the width
+
+    book.add(apply)
+
+
 def _cache_line(line: pg.InfiniteLine) -> None:
     """Keep a line's pixels: a plot repainted under it (new curve, moved marker) blits them.
 
@@ -421,6 +435,7 @@ class HeatmapPanel(Panel):
             )
         )
         _integer_ticks(self.vector_plot.getAxis("left"))
+        _steady_axis(b, self.vector_plot.getAxis("left"), "4000")
         self.vector_plot.invertY(True)
         self.vector_plot.hideButtons()
         self.vector_plot.setXRange(-1.15, 1.15, padding=0)

@@ -625,3 +625,13 @@ def test_labels_lay_out_once_per_change(panel: HeatmapPanel) -> None:
     finally:
         doc.setTextWidth = original  # type: ignore[method-assign]
     assert widths == [] and "12" in label.text()
+
+
+def test_vector_axis_keeps_its_width_as_the_shown_columns_change(panel: HeatmapPanel) -> None:
+    axis = panel.vector_plot.getAxis("left")
+    widths = set()
+    for shown in (8, 15, 120, 0):
+        panel.state.set("shown_dims", shown)
+        panel.refresh_now()
+        widths.add(axis.width())
+    assert len(widths) == 1  # no re-layout (and second paint) of the plot
