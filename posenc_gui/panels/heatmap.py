@@ -61,12 +61,11 @@ from posenc_gui.core.sinusoidal import (
     sinusoidal_columns,
 )
 from posenc_gui.panels.base import Cell, Panel
-from posenc_gui.panels.sine import Dots
 from posenc_gui.state.heatmap import PRESETS, HeatmapModel, shown_count
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
 from posenc_gui.widgets.style import Style, StyleBook
-from posenc_gui.widgets.styled import FormulaLabel, span
+from posenc_gui.widgets.styled import Dots, FormulaLabel, span
 from posenc_gui.widgets.views import Context
 
 #: Hard cap on computed samples per image axis (a screen has ~2000 pixels a side).

@@ -45,7 +45,6 @@ from posenc_gui.core.rope import (
     rope_complex_pairs,
 )
 from posenc_gui.panels.base import Cell, Panel
-from posenc_gui.panels.sine import Dots
 from posenc_gui.state.rope import (
     LAYOUTS,
     MAX_POSITION,
@@ -59,7 +58,7 @@ from posenc_gui.state.rope import (
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
-from posenc_gui.widgets.styled import FormulaLabel, span
+from posenc_gui.widgets.styled import Dots, FormulaLabel, span
 from posenc_gui.widgets.views import Context, Series
 
 #: The curves are binned to at least this many pixel columns (before the plot is laid out).

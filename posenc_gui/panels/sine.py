@@ -19,7 +19,7 @@ import pyqtgraph as pg
 import torch
 from pyqtgraph.Qt.internals import PrimitiveArray
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QFontMetricsF, QPainter, QPen, QPixmap, QPolygonF
+from PySide6.QtGui import QBrush, QFontMetricsF, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from posenc_gui import core
@@ -28,7 +28,7 @@ from posenc_gui.state.sine import LADDER_INPUTS, T_VIEW, TAU, WAVE_INPUTS, SineM
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
 from posenc_gui.widgets.style import Style, StyleBook
-from posenc_gui.widgets.styled import FormulaLabel, span
+from posenc_gui.widgets.styled import Dots, FormulaLabel, span
 from posenc_gui.widgets.views import Context
 
 WAVE_SAMPLES = 401  # >= 40 per period at 5 Hz, a segment per ~1.5 px at 1600 px: smooth
@@ -155,89 +155,6 @@ class MinMaxBands(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is unty
                 p.drawPolygon(row)
             else:
                 p.drawRects(*row.drawargs())
-
-
-class Dots(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
-    """Round markers of one style at data points (a fixed size in pixels).
-
-    What ``pg.ScatterPlotItem`` draws for markers that all look alike, without its per-point
-    bookkeeping (a ``setData`` of 150 points costs it ~0.2 ms, and a frame here sets up to
-    three): the symbol is rendered once per style and blitted once per point.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._x = np.empty(0)
-        self._y = np.empty(0)
-        self._size = 0.0
-        self._pen = QPen(Qt.PenStyle.NoPen)
-        self._brush = QBrush()
-        self._sprite: QPixmap | None = None
-        self._sprite_dpr = 0.0
-        self._frags = PrimitiveArray(QPainter.PixmapFragment, 10)
-        self._rect: QRectF | None = None  # bounds, until the data, style or view change
-
-    def set_style(self, size: float, pen: QPen, brush: QBrush) -> None:
-        self.prepareGeometryChange()
-        self._size, self._pen, self._brush = size, pen, brush
-        self._sprite = None
-        self._rect = None
-        self.update()
-
-    def setData(self, x: object, y: object) -> None:
-        self.prepareGeometryChange()
-        self._x = np.asarray(x, dtype=np.float64).reshape(-1)
-        self._y = np.asarray(y, dtype=np.float64).reshape(-1)
-        self._rect = None
-        self.update()
-
-    def getData(self) -> tuple[np.ndarray, np.ndarray]:
-        return self._x, self._y
-
-    def viewTransformChanged(self) -> None:
-        self.prepareGeometryChange()  # the bounds reach a marker radius (pixels) past the points
-        self._rect = None
-        super().viewTransformChanged()
-
-    def boundingRect(self) -> QRectF:
-        if self._rect is None:
-            self._rect = self._bounds()
-        return self._rect
-
-    def _bounds(self) -> QRectF:
-        if not len(self._x):
-            return QRectF()
-        px, py = self.pixelVectors()
-        pad = 0.5 * (self._size + self._pen.widthF()) + 1.0
-        dx = 0.0 if px is None else pad * px.length()
-        dy = 0.0 if py is None else pad * py.length()
-        x0, x1 = float(self._x.min()), float(self._x.max())
-        y0, y1 = float(self._y.min()), float(self._y.max())
-        return QRectF(x0 - dx, y0 - dy, x1 - x0 + 2 * dx, y1 - y0 + 2 * dy)
-
-    def paint(
-        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        if not len(self._x) or self._size <= 0:
-            return
-        dpr = widget.devicePixelRatioF() if widget is not None else 1.0
-        if self._sprite is None or dpr != self._sprite_dpr:
-            image = pg.graphicsItems.ScatterPlotItem.renderSymbol(
-                "o", self._size, self._pen, self._brush, dpr=dpr
-            )
-            self._sprite, self._sprite_dpr = QPixmap.fromImage(image), dpr
-        t = p.transform()
-        xs = t.m11() * self._x + t.m21() * self._y + t.dx()
-        ys = t.m12() * self._x + t.m22() * self._y + t.dy()
-        p.resetTransform()
-        side = self._sprite.width()
-        self._frags.resize(len(xs))
-        frags = self._frags.ndarray()
-        frags[:, 0] = xs
-        frags[:, 1] = ys
-        frags[:, 2:6] = (0.0, 0.0, side, side)  # source rectangle: the whole sprite
-        frags[:, 6:10] = (1 / dpr, 1 / dpr, 0.0, 1.0)  # scale x, scale y, rotation, opacity
-        p.drawPixmapFragments(*self._frags.drawargs(), self._sprite)  # type: ignore[call-arg]
 
 
 def _curve(
