@@ -131,6 +131,17 @@ def test_layers_import_one_way_only() -> None:
     assert not wrong, "imports against the layering:\n" + "\n".join(sorted(wrong))
 
 
+def test_tabs_do_not_import_each_other() -> None:
+    """What two tabs share lives below them (panels/base, widgets), never in another tab."""
+    tabs = {f"posenc_gui.panels.{t}" for t in TAB_IDS}
+    wrong = []
+    for tab in sorted(tabs):
+        path = PACKAGE / "panels" / f"{tab.rsplit('.', 1)[1]}.py"
+        wrong += [f"{tab} imports {m}" for m in _imports(path) if m in tabs or any(
+            m.startswith(f"{t}.") for t in tabs)]  # fmt: skip
+    assert not wrong, "\n".join(wrong)
+
+
 #: What a panel must not write: colours and sizes come from the Style, by role and kind.
 LITERALS = {
     "hex colour": re.compile(r"['\"]#[0-9a-fA-F]{3,8}['\"]"),
