@@ -315,7 +315,7 @@ class Panel(QWidget):
 
     def _fit_side(self) -> None:
         """Give the controls column its width: ``SIDE_WIDTH`` at the style's scale, but never
-        more than 40 % of the panel (at a large scale on a small screen the plots need the
+        more than 45 % of the panel (at a large scale on a small screen the plots need the
         room), nor less than its legible minimum (clipped numbers are worse than a plot area
         that scrolls) unless the panel itself is too narrow for both."""
         if self.side_scroll is None:
@@ -324,7 +324,7 @@ class Panel(QWidget):
         side_min = int(min(SIDE_MIN_WIDTH * scale, 0.6 * width))
         self.side_scroll.setMinimumWidth(side_min)
         if not self._side_dragged:
-            side = int(min(SIDE_WIDTH * scale, max(side_min, 0.4 * width)))
+            side = int(min(SIDE_WIDTH * scale, max(side_min, 0.45 * width)))
             self.splitter.setSizes([side, max(width - side, 1)])
 
     def resizeEvent(self, event: QResizeEvent) -> None:

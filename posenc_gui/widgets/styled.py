@@ -340,6 +340,7 @@ class FormulaLabel(QWidget):
         # asks for several widths, and each new width lays the whole document out again.
         self._heights: dict[int, int] = {}
         self._ideal: int | None = None
+        self._least: int | None = None  # width of the widest unbreakable part
 
         def apply(st: Style) -> None:
             self.setFont(st.font(kind))
@@ -369,6 +370,7 @@ class FormulaLabel(QWidget):
     def _forget_sizes(self) -> None:
         self._heights.clear()
         self._ideal = None
+        self._least = None
 
     def _lay_out_at(self, width: int) -> None:
         if self._doc.textWidth() != width:  # setTextWidth lays the whole document out again
@@ -397,7 +399,12 @@ class FormulaLabel(QWidget):
         return QSize(self._ideal, self.heightForWidth(self._ideal))
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(120, self._needed)
+        """At least the widest thing that cannot wrap (a table row, a long number): a layout
+        that squeezes the label further would cut numbers off instead of wrapping them."""
+        if self._least is None:
+            self._lay_out_at(1)
+            self._least = math.ceil(min(self._doc.size().width(), 900))
+        return QSize(max(120, self._least), self._needed)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         self._lay_out_at(max(self.width(), 1))
