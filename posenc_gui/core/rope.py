@@ -1,7 +1,7 @@
 """Rotary position embedding (RoPE, Su et al. "RoFormer", 2021).
 
-Conventions (GUIDE §4)
-----------------------
+Conventions
+-----------
 * Pair ``i`` (``i = 0 … d/2 - 1``) is rotated by the angle ``m·θ_i`` at position ``m``, with
   ``θ_i = base^(-2i/d)`` (the sinusoidal frequencies, :func:`inverse_frequencies`).
 * ``layout="interleaved"`` pairs ``(x[2i], x[2i+1])`` — RoFormer paper, GPT-J, Meta's LLaMA code.

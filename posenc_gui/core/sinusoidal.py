@@ -1,7 +1,7 @@
 """Absolute positional encodings: sinusoidal (Vaswani et al. 2017), binary, naive and learned.
 
-Conventions (GUIDE §4)
-----------------------
+Conventions
+-----------
 * Frequencies ``ω_i = base^(-2i/d)`` for ``i = 0 … d/2 - 1`` (so ``ω_0 = 1`` and
   ``ω_{d/2-1} = base^(-(d-2)/d)``); wavelengths ``λ_i = 2π/ω_i``.
 * ``layout="interleaved"`` is the paper's layout: ``PE[p, 2i] = sin(p·ω_i)``,

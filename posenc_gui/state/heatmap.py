@@ -1,6 +1,6 @@
 """PE heatmap tab: the sinusoidal table ``PE[p, j]`` as an image, with linked slices.
 
-Conventions (GUIDE §4): ``ω_i = base^(-2i/d)``, wavelength ``λ_i = 2π/ω_i``.
+Conventions: ``ω_i = base^(-2i/d)``, wavelength ``λ_i = 2π/ω_i``.
 
 * ``layout="interleaved"`` (the paper): column ``2i`` holds ``sin(p·ω_i)``, column ``2i+1``
   holds ``cos(p·ω_i)``; the partner of column ``j`` is ``j XOR 1``.

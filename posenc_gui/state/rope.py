@@ -1,7 +1,7 @@
 """RoPE playground tab: one query and one key vector, rotated by their positions ``m`` and ``n``.
 
-Conventions (GUIDE §4, :mod:`posenc_gui.core.rope`)
----------------------------------------------------
+Conventions (those of :mod:`posenc_gui.core.rope`)
+--------------------------------------------------
 * Pair ``i`` of a vector at position ``m`` is rotated counter-clockwise by ``m·θ_i`` with
   ``θ_i = base^(-2i/d)``; its wavelength is ``λ_i = 2π/θ_i`` positions.
 * ``layout="interleaved"`` pairs ``(x[2i], x[2i+1])`` (RoFormer, GPT-J, Meta LLaMA);
