@@ -21,13 +21,10 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import re
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from html import escape as html_escape
-from html import unescape
 from typing import Any
 
 import numpy as np
@@ -35,7 +32,7 @@ import pyqtgraph as pg
 import shiboken6
 import torch
 from PySide6.QtCore import QObject, QPointF, Signal
-from PySide6.QtGui import QFontMetrics, QTextCharFormat, QTextCursor
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from posenc_gui import core
@@ -58,7 +55,7 @@ from posenc_gui.state.rope import (
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
-from posenc_gui.widgets.styled import Dots, FormulaLabel, span
+from posenc_gui.widgets.styled import Dots, ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context, Series
 
 #: The curves are binned to at least this many pixel columns (before the plot is laid out).
@@ -117,9 +114,9 @@ class RopePanel(Panel):
 
         # ---- side column: controls and readouts --------------------------------------------
         pos_box = self.controls("Positions", "m", "n", "lock")
-        self.invariance_label = _Readout("invariance_readout", self, b)
+        self.invariance_label = ReadoutLabel("invariance_readout", self, b)
         freq_box = self.controls("Frequencies and layout", "dim", "base", "pair", "layout")
-        self.pair_label = _Readout("pair_readout", self, b)
+        self.pair_label = ReadoutLabel("pair_readout", self, b)
         self.vec_box = self.controls("Query and key vectors", "vectors", "seed", *TYPED_PARAMS)
         view_box = self.controls("Views", "range_max", "window")
 
@@ -150,7 +147,7 @@ class RopePanel(Panel):
         self.q_arc_text = styled.text(b, self.circle_plot, "query", anchor=(0.5, 0.5))
         self.k_arc_text = styled.text(b, self.circle_plot, "key", anchor=(0.5, 0.5))
         self.between_text = styled.text(b, self.circle_plot, "accent", anchor=(0.5, 0.5))
-        self.circle_formula = _Readout("circle_formula", self, b)
+        self.circle_formula = ReadoutLabel("circle_formula", self, b)
 
         # ---- score vs relative distance ------------------------------------------------------
         self.curve_plot = styled.plot(
@@ -175,7 +172,7 @@ class RopePanel(Panel):
         )  # fmt: skip
         self.bind_drag(self.distance_line, self._distance_dragged, self._distance_shown)
         self.curve_dots = _dots(b, self.curve_plot, "ink", "large")
-        self.curve_formula = _Readout("curve_formula", self, b)
+        self.curve_formula = ReadoutLabel("curve_formula", self, b)
         vb = self.curve_plot.getPlotItem().getViewBox()
         vb.sigXRangeChanged.connect(lambda *_: self.invalidate("x_range"))
         vb.sigResized.connect(self._curve_resized)
@@ -226,7 +223,7 @@ class RopePanel(Panel):
                     axis.enableAutoSIPrefix(False)
 
         # ---- layout comparison ---------------------------------------------------------------
-        self.layout_label = _Readout("layout_readout", self, b)
+        self.layout_label = ReadoutLabel("layout_readout", self, b)
 
         # ---- views ---------------------------------------------------------------------------
         circle_inputs = ("pair", "query_key", "scores", "rotation")
@@ -445,21 +442,21 @@ class RopePanel(Panel):
         turn_m, turn_n = _f(rot["angle_m"]) % TAU, _f(rot["angle_n"]) % TAU
         between = _f(sc["angle_between_rotated"])
         self.circle_formula.set_html(
-            f"pair i = {_v(i)} = (x[{_v(a)}], x[{_v(b)}]), θ<sub>i</sub> = "
-            f"{_v(sig(_f(freq['theta']), 6))} rad per "
-            f"position, λ<sub>i</sub> = {_v(sig(_f(freq['wavelength']), 6))} positions<br>"
-            + span(st, "query", f"m·θ<sub>i</sub> = {_v(sig(_f(rot['angle_m']), 7))} rad "
-                   f"≡ {_v(_deg(turn_m))}")
+            f"pair i = {live(i)} = (x[{live(a)}], x[{live(b)}]), θ<sub>i</sub> = "
+            f"{live(sig(_f(freq['theta']), 6))} rad per "
+            f"position, λ<sub>i</sub> = {live(sig(_f(freq['wavelength']), 6))} positions<br>"
+            + span(st, "query", f"m·θ<sub>i</sub> = {live(sig(_f(rot['angle_m']), 7))} rad "
+                   f"≡ {live(_deg(turn_m))}")
             + ", &nbsp; "
-            + span(st, "key", f"n·θ<sub>i</sub> = {_v(sig(_f(rot['angle_n']), 7))} rad "
-                   f"≡ {_v(_deg(turn_n))}")
-            + f"<br>(m − n)·θ<sub>i</sub> = {_v(sig(_f(rot['angle_difference']), 7))} rad ≡ "
-            f"{_v(_deg(_f(rot['angle_difference_wrapped'])))}; "
+            + span(st, "key", f"n·θ<sub>i</sub> = {live(sig(_f(rot['angle_n']), 7))} rad "
+                   f"≡ {live(_deg(turn_n))}")
+            + f"<br>(m − n)·θ<sub>i</sub> = {live(sig(_f(rot['angle_difference']), 7))} rad ≡ "
+            f"{live(_deg(_f(rot['angle_difference_wrapped'])))}; "
             + span(st, "accent", "∠ between the rotated pairs = ∠(q, k) + (m − n)θ"
-                   f"<sub>i</sub> = {_v(_deg(between))}")
-            + f"<br>pair share |q<sub>i</sub>||k<sub>i</sub>| cos ∠ = {_v(num(q_len, 3))} · "
-            f"{_v(num(k_len, 3))} · {_v(num(math.cos(between), 4))} = "
-            f"<b>{_v(signed(_f(sc['pair_score'])))}</b>"
+                   f"<sub>i</sub> = {live(_deg(between))}")
+            + f"<br>pair share |q<sub>i</sub>||k<sub>i</sub>| cos ∠ = {live(num(q_len, 3))} · "
+            f"{live(num(k_len, 3))} · {live(num(math.cos(between), 4))} = "
+            f"<b>{live(signed(_f(sc['pair_score'])))}</b>"
         )  # fmt: skip
         ctx.record("theta", _f(freq["theta"]), "θ_i", "rad/position")
         ctx.record("pair_score", _f(sc["pair_score"]), "pair i's share of the score")
@@ -473,19 +470,19 @@ class RopePanel(Panel):
             "<b>Score depends only on m − n</b>"
             + styled.table_html(
                 [
-                    ("relative distance m − n", _v(pos["relative_distance"])),
-                    (f"score ⟨R<sub>{_v(m)}</sub>q, R<sub>{_v(n)}</sub>k⟩",
-                     _v(signed(_f(sc["score"]), d))),
+                    ("relative distance m − n", live(pos["relative_distance"])),
+                    (f"score ⟨R<sub>{live(m)}</sub>q, R<sub>{live(n)}</sub>k⟩",
+                     live(signed(_f(sc["score"]), d))),
                     (
-                        f"same distance at origin ⟨R<sub>{_v(om)}</sub>q, "
-                        f"R<sub>{_v(on)}</sub>k⟩",
-                        _v(signed(_f(sc["score_at_origin"]), d)),
+                        f"same distance at origin ⟨R<sub>{live(om)}</sub>q, "
+                        f"R<sub>{live(on)}</sub>k⟩",
+                        live(signed(_f(sc["score_at_origin"]), d)),
                     ),
-                    ("difference (rounding only)", _v(_diff(_f(sc["score_difference"])))),
-                    (f"pair {_v(v.as_int('pair'))}'s share of the score",
-                     _v(signed(_f(sc["pair_score"]), 4))),
-                    (f"sum of all {_v(v.as_int('dim') // 2)} pair shares",
-                     _v(signed(_f(sc["pair_scores_sum"]), d))),
+                    ("difference (rounding only)", live(_diff(_f(sc["score_difference"])))),
+                    (f"pair {live(v.as_int('pair'))}'s share of the score",
+                     live(signed(_f(sc["pair_score"]), 4))),
+                    (f"sum of all {live(v.as_int('dim') // 2)} pair shares",
+                     live(signed(_f(sc["pair_scores_sum"]), d))),
                 ]
             )
             + "<span>Move m and n together (lock) and the score does not change.</span>"
@@ -500,13 +497,13 @@ class RopePanel(Panel):
             styled.table_html(
                 [
                     (
-                        f"θ<sub>{_v(ctx.values.as_int('pair'))}</sub> = base<sup>−2i/d</sup>",
-                        f"{_v(sig(_f(rot['theta']), 6))} rad",
+                        f"θ<sub>{live(ctx.values.as_int('pair'))}</sub> = base<sup>−2i/d</sup>",
+                        f"{live(sig(_f(rot['theta']), 6))} rad",
                     ),
-                    ("wavelength λ = 2π/θ", f"{_v(sig(_f(rot['wavelength']), 6))} positions"),
+                    ("wavelength λ = 2π/θ", f"{live(sig(_f(rot['wavelength']), 6))} positions"),
                     (
                         "|q|, |k|",
-                        f"{_v(num(_f(vec['q_norm']), 3))}, {_v(num(_f(vec['k_norm']), 3))}",
+                        f"{live(num(_f(vec['q_norm']), 3))}, {live(num(_f(vec['k_norm']), 3))}",
                     ),
                 ]
             )
@@ -683,23 +680,23 @@ class RopePanel(Panel):
         self.curve_formula.set_html(
             f"score(r) = ⟨q, R<sub>−r</sub>k⟩ = Σ<sub>i</sub> Re(h<sub>i</sub> e<sup>i r θ"
             f"<sub>i</sub></sup>), &nbsp; h<sub>i</sub> = q<sub>i</sub>·conj(k<sub>i</sub>)<br>"
-            f"at r = {_v(dist)}: "
-            + span(st, "query", f"score = <b>{_v(signed(_f(sc['score']), 6))}</b>")
-            + ", " + span(st, "key", f"q = k: {_v(signed(_f(sc['score_qk']), 4))}")
-            + f" (at r = 0 it is |k|² = {_v(num(_f(vec['k_norm']) ** 2, 4))})"
+            f"at r = {live(dist)}: "
+            + span(st, "query", f"score = <b>{live(signed(_f(sc['score']), 6))}</b>")
+            + ", " + span(st, "key", f"q = k: {live(signed(_f(sc['score_qk']), 4))}")
+            + f" (at r = 0 it is |k|² = {live(num(_f(vec['k_norm']) ** 2, 4))})"
             + ("" if in_range else f" — r is outside ±{rng}: raise the distance range")
             + "<br>"
             + (
                 "every integer distance shown"
                 if group <= 1
                 else f"every integer distance computed; each pixel column shows the min–max of "
-                f"its {_v(group)} distances (zoom with the wheel to resolve fast pairs)"
+                f"its {live(group)} distances (zoom with the wheel to resolve fast pairs)"
             )
             + "; " + span(st, "ink", "bound eq. (37)")
             + f": max|h<sub>i+1</sub> − h<sub>i</sub>| · Σ<sub>j</sub>|S<sub>j"
-            f"</sub>(r)| = {_v(num(_f(vec['bound_coefficient']), 3))} · "
-            f"{_v(v.as_int('dim') // 2)}·{_v(num(_f(bd['relative_decay_bound']), 3))} = "
-            f"{_v(sig(_f(bd['decay_bound']), 5))} ≥ |score|"
+            f"</sub>(r)| = {live(num(_f(vec['bound_coefficient']), 3))} · "
+            f"{live(v.as_int('dim') // 2)}·{live(num(_f(bd['relative_decay_bound']), 3))} = "
+            f"{live(sig(_f(bd['decay_bound']), 5))} ≥ |score|"
         )  # fmt: skip
         ctx.record("decay_bound", _f(bd["decay_bound"]), "eq. (37) bound at r = m − n")
 
@@ -854,18 +851,18 @@ class RopePanel(Panel):
         d = SCORE_DIGITS
         rows = (
             row(
-                "interleaved (x[2i], x[2i+1])", _v(signed(_f(r["score_interleaved"]), d)),
+                "interleaved (x[2i], x[2i+1])", live(signed(_f(r["score_interleaved"]), d)),
                 "reference", current == LAYOUTS[0],
             )
             + row(
-                "half (x[i], x[i+d/2])", _v(signed(_f(r["score_half"]), d)),
-                f"differs by {_v(signed(-_f(r['layout_difference']), 4))}",
+                "half (x[i], x[i+d/2])", live(signed(_f(r["score_half"]), d)),
+                f"differs by {live(signed(-_f(r['layout_difference']), 4))}",
                 current == LAYOUTS[1],
             )
             + row(
                 f"half after permuting q, k by [{perm}]",
-                _v(signed(_f(r["score_half_permuted"]), d)),
-                f"differs by {_v(_diff(-_f(r['permuted_difference'])))}", False,
+                live(signed(_f(r["score_half_permuted"]), d)),
+                f"differs by {live(_diff(-_f(r['permuted_difference'])))}", False,
             )
         )  # fmt: skip
         self.layout_label.set_html(
@@ -882,116 +879,6 @@ class RopePanel(Panel):
             [_f(r["score_interleaved"]), _f(r["score_half"]), _f(r["score_half_permuted"])],
             "score: interleaved, half, half after the layout permutation",
         )
-
-
-#: A tag (to the next ``>``, or to the end when unclosed) or a stray ``>``: what
-#: :func:`posenc_gui.widgets.styled.strip_tags` drops.
-_TAG = re.compile(r"<[^>]*>?|>")
-
-
-def _v(text: object) -> str:
-    """A value of a read-out (plain text) that :class:`_Readout` can replace in place."""
-    return f"\x02{html_escape(str(text), quote=False)}\x03"
-
-
-#: A value marked by :func:`_v`.
-_VALUE = re.compile("\x02([^\x03]*)\x03")
-
-
-class _Readout(FormulaLabel):
-    """A :class:`FormulaLabel` that replaces the values of an unchanged text in place.
-
-    Values written with :func:`_v` become named anchors (``<a name>``: no visible format) of the
-    document. When only values changed since the last text (the rest is the same), the changed
-    ones are replaced in one edit block, each keeping its character format — the document is
-    then exactly what ``setHtml`` of the new text builds, without parsing the HTML and laying the
-    whole text out again (tables especially). Otherwise the text is set anew.
-    """
-
-    def __init__(self, name: str, parent: QWidget | None, book: StyleBook) -> None:
-        super().__init__(name, parent, book)
-        self._doc.setUndoRedoEnabled(False)  # in-place edits must not pile up undo steps
-        self._skeleton: list[str] = []
-        self._values: list[str] = []
-        #: Per value: its position and length in the document (UTF-16 units) and its format.
-        self._slots: list[tuple[int, int, QTextCharFormat]] | None = None
-        #: Texts set anew and texts whose values were replaced in place (for tests).
-        self.parsed = 0
-        self.edited = 0
-
-    def set_html(self, html: str) -> None:
-        """Show ``html`` (values marked with :func:`_v`); :meth:`text` returns it unmarked."""
-        parts = _VALUE.split(html)
-        skeleton, values = parts[0::2], [unescape(x) for x in parts[1::2]]
-        clean = html.replace("\x02", "").replace("\x03", "")
-        if clean == self._html:
-            return
-        self._html = clean
-        if self._slots is not None and skeleton == self._skeleton and all(values):
-            self._replace(values)
-            self.edited += 1
-        else:
-            anchored = skeleton[0] + "".join(
-                f"<a name='v{i}'>{html_escape(v, quote=False)}</a>{rest}"
-                for i, (v, rest) in enumerate(zip(values, skeleton[1:], strict=True))
-            )
-            self._doc.setHtml(anchored)
-            self._skeleton, self._values = skeleton, values
-            self._slots = self._find_slots(values)
-            self.parsed += 1
-        self._forget_sizes()
-        self.setAccessibleDescription(_TAG.sub("", clean).replace("&nbsp;", " "))
-        self.update()
-
-    def _find_slots(self, values: list[str]) -> list[tuple[int, int, QTextCharFormat]] | None:
-        """Where the anchored values are (None if one is not found as set: then texts are set
-        anew). An anchor's name marks the first character of its value."""
-        found: dict[str, tuple[int, QTextCharFormat]] = {}
-        block = self._doc.begin()
-        while block.isValid():
-            it = block.begin()
-            while not it.atEnd():
-                frag = it.fragment()
-                fmt = frag.charFormat()
-                for name in fmt.anchorNames():
-                    found.setdefault(name, (frag.position(), fmt))
-                it += 1
-            block = block.next()
-        slots = []
-        cursor = QTextCursor(self._doc)
-        for i, value in enumerate(values):
-            hit = found.get(f"v{i}")
-            if hit is None:
-                return None
-            pos, length = hit[0], len(value.encode("utf-16-le")) // 2
-            cursor.setPosition(pos)
-            cursor.setPosition(pos + length, QTextCursor.MoveMode.KeepAnchor)
-            if cursor.selectedText() != value:
-                return None
-            slots.append((pos, length, hit[1]))
-        return slots
-
-    def _replace(self, values: list[str]) -> None:
-        assert self._slots is not None
-        changed = [i for i, (a, b) in enumerate(zip(values, self._values, strict=True)) if a != b]
-        moved = set(changed)
-        cursor = QTextCursor(self._doc)
-        cursor.beginEditBlock()
-        for i in reversed(changed):  # from the end: earlier positions stay valid
-            pos, length, fmt = self._slots[i]
-            cursor.setPosition(pos)
-            cursor.setPosition(pos + length, QTextCursor.MoveMode.KeepAnchor)
-            cursor.insertText(values[i], fmt)
-        cursor.endEditBlock()
-        shift, slots = 0, []
-        for i, (pos, length, fmt) in enumerate(self._slots):
-            if i in moved:
-                new = len(values[i].encode("utf-16-le")) // 2
-                slots.append((pos + shift, new, fmt))
-                shift += new - length
-            else:
-                slots.append((pos + shift, length, fmt))
-        self._slots, self._values = slots, values
 
 
 class _Same:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from html import escape as html_escape
+from html import unescape
 
 import numpy as np
 import pyqtgraph as pg
@@ -29,6 +31,8 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
     QPixmap,
+    QTextCharFormat,
+    QTextCursor,
     QTextDocument,
 )
 from PySide6.QtWidgets import QGraphicsItem, QSizePolicy, QStyleOptionGraphicsItem, QWidget
@@ -560,3 +564,108 @@ class Dots(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
         frags[:, 2:6] = (0.0, 0.0, side, side)  # source rectangle: the whole sprite
         frags[:, 6:10] = (1 / dpr, 1 / dpr, 0.0, 1.0)  # scale x, scale y, rotation, opacity
         p.drawPixmapFragments(*self._frags.drawargs(), self._sprite)  # type: ignore[call-arg]
+
+
+def live(text: object) -> str:
+    """A value of a read-out (plain text) that :class:`ReadoutLabel` can replace in place."""
+    return f"\x02{html_escape(str(text), quote=False)}\x03"
+
+
+#: A value marked by :func:`live`.
+_VALUE = re.compile("\x02([^\x03]*)\x03")
+
+
+class ReadoutLabel(FormulaLabel):
+    """A :class:`FormulaLabel` that replaces the values of an unchanged text in place.
+
+    Values written with :func:`live` become named anchors (``<a name>``: no visible format) of the
+    document. When only values changed since the last text (the rest is the same), the changed
+    ones are replaced in one edit block, each keeping its character format — the document is
+    then exactly what ``setHtml`` of the new text builds, without parsing the HTML and laying the
+    whole text out again (tables especially). Otherwise the text is set anew.
+    """
+
+    def __init__(self, name: str, parent: QWidget | None, book: StyleBook) -> None:
+        super().__init__(name, parent, book)
+        self._doc.setUndoRedoEnabled(False)  # in-place edits must not pile up undo steps
+        self._skeleton: list[str] = []
+        self._values: list[str] = []
+        #: Per value: its position and length in the document (UTF-16 units) and its format.
+        self._slots: list[tuple[int, int, QTextCharFormat]] | None = None
+        #: Texts set anew and texts whose values were replaced in place (for tests).
+        self.parsed = 0
+        self.edited = 0
+
+    def set_html(self, html: str) -> None:
+        """Show ``html`` (values marked with :func:`live`); :meth:`text` returns it unmarked."""
+        parts = _VALUE.split(html)
+        skeleton, values = parts[0::2], [unescape(x) for x in parts[1::2]]
+        clean = html.replace("\x02", "").replace("\x03", "")
+        if clean == self._html:
+            return
+        self._html = clean
+        if self._slots is not None and skeleton == self._skeleton and all(values):
+            self._replace(values)
+            self.edited += 1
+        else:
+            anchored = skeleton[0] + "".join(
+                f"<a name='v{i}'>{html_escape(v, quote=False)}</a>{rest}"
+                for i, (v, rest) in enumerate(zip(values, skeleton[1:], strict=True))
+            )
+            self._doc.setHtml(anchored)
+            self._skeleton, self._values = skeleton, values
+            self._slots = self._find_slots(values)
+            self.parsed += 1
+        self._forget_sizes()
+        self.setAccessibleDescription(_TAG.sub("", clean).replace("&nbsp;", " "))
+        self.update()
+
+    def _find_slots(self, values: list[str]) -> list[tuple[int, int, QTextCharFormat]] | None:
+        """Where the anchored values are (None if one is not found as set: then texts are set
+        anew). An anchor's name marks the first character of its value."""
+        found: dict[str, tuple[int, QTextCharFormat]] = {}
+        block = self._doc.begin()
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                frag = it.fragment()
+                fmt = frag.charFormat()
+                for name in fmt.anchorNames():
+                    found.setdefault(name, (frag.position(), fmt))
+                it += 1
+            block = block.next()
+        slots = []
+        cursor = QTextCursor(self._doc)
+        for i, value in enumerate(values):
+            hit = found.get(f"v{i}")
+            if hit is None:
+                return None
+            pos, length = hit[0], len(value.encode("utf-16-le")) // 2
+            cursor.setPosition(pos)
+            cursor.setPosition(pos + length, QTextCursor.MoveMode.KeepAnchor)
+            if cursor.selectedText() != value:
+                return None
+            slots.append((pos, length, hit[1]))
+        return slots
+
+    def _replace(self, values: list[str]) -> None:
+        assert self._slots is not None
+        changed = [i for i, (a, b) in enumerate(zip(values, self._values, strict=True)) if a != b]
+        moved = set(changed)
+        cursor = QTextCursor(self._doc)
+        cursor.beginEditBlock()
+        for i in reversed(changed):  # from the end: earlier positions stay valid
+            pos, length, fmt = self._slots[i]
+            cursor.setPosition(pos)
+            cursor.setPosition(pos + length, QTextCursor.MoveMode.KeepAnchor)
+            cursor.insertText(values[i], fmt)
+        cursor.endEditBlock()
+        shift, slots = 0, []
+        for i, (pos, length, fmt) in enumerate(self._slots):
+            if i in moved:
+                new = len(values[i].encode("utf-16-le")) // 2
+                slots.append((pos + shift, new, fmt))
+                shift += new - length
+            else:
+                slots.append((pos + shift, length, fmt))
+        self._slots, self._values = slots, values
