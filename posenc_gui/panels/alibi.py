@@ -24,14 +24,17 @@ import math
 from decimal import Decimal
 
 import numpy as np
+import pyqtgraph as pg
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QGraphicsItem
 
-from posenc_gui import core
 from posenc_gui.core.rope import nice_ceil
 from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.alibi import SPAN_FRACTIONS, AlibiModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
-from posenc_gui.widgets.styled import FormulaLabel, span
+from posenc_gui.widgets.style import LineStyle, Style, StyleBook
+from posenc_gui.widgets.styled import Dots, FormulaLabel, span
 from posenc_gui.widgets.views import Context
 
 #: Colour roles: the chosen ALiBi head, the other heads, attention without bias, RoPE.
@@ -56,6 +59,7 @@ class AlibiPanel(Panel):
         self._heat_size: int | None = None
         self._att_range: tuple[int, float] | None = None
         self._cmp_range: tuple[float, float] | None = None
+        self._keys: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
 
         # ---- side column -------------------------------------------------------------------
         heads_box = self.controls("ALiBi heads", "heads", "head")
@@ -74,6 +78,8 @@ class AlibiPanel(Panel):
         )
         # the bar's axis grows with its tick labels (−2.5 …) instead of writing its label on them
         self.heat_bar.getAxis("right").setWidth(None)
+        _steady_axis(b, self.heat_bar.getAxis("right"), "−0.25")
+        _steady_axis(b, self.heat_plot.getAxis("left"), "500")
         self.mask_text = styled.text(b, self.heat_plot, "ink", anchor=(0.5, 0.5))
         self.query_row = styled.curve(b, self.heat_plot, "ink", "normal")
 
@@ -87,14 +93,16 @@ class AlibiPanel(Panel):
         )
         self.head_line = styled.curve(b, self.bias_plot, ALIBI_ROLE, "heavy")
         self.head_text = styled.text(b, self.bias_plot, ALIBI_ROLE, anchor=(1, 0))
+        _steady_axis(b, self.bias_plot.getAxis("left"), "−0.05")
 
         # ---- one query's attention -------------------------------------------------------------
         self.att_plot = styled.plot(
             b, self, "attention_plot", "Attention of query i", "key position j",
             "attention weight",
         )  # fmt: skip
-        self.plain_curve = styled.curve(b, self.att_plot, PLAIN_ROLE, "line")
-        self.biased_curve = styled.curve(b, self.att_plot, ALIBI_ROLE, "thick")
+        self.plain_curve = _line(b, self.att_plot, PLAIN_ROLE, "line")
+        self.biased_curve = _line(b, self.att_plot, ALIBI_ROLE, "thick")
+        _steady_axis(b, self.att_plot.getAxis("left"), "0.025")
         self.query_line = styled.vline(
             b, self.att_plot, movable=True, tooltip="Drag to move the query position i"
         )
@@ -108,16 +116,16 @@ class AlibiPanel(Panel):
         )  # fmt: skip
         self.cmp_plot.setXLink(self.bias_plot)
         self.floor_line = styled.vline(b, self.cmp_plot, ROPE_ROLE, angle=0, line="dot")
-        self.rope_sampled = styled.curve(b, self.cmp_plot, ROPE_ROLE, "thin", "dash")
-        self.rope_curve = styled.curve(b, self.cmp_plot, ROPE_ROLE, "thick")
-        self.alibi_line = styled.curve(b, self.cmp_plot, ALIBI_ROLE, "thick")
-        self.cross_dot = styled.dots(b, self.cmp_plot, ALIBI_ROLE, "large")
+        self.rope_sampled = _line(b, self.cmp_plot, ROPE_ROLE, "thin", "dash")
+        self.rope_curve = _line(b, self.cmp_plot, ROPE_ROLE, "thick")
+        self.alibi_line = _line(b, self.cmp_plot, ALIBI_ROLE, "thick")
+        self.cross_dot = _dots(b, self.cmp_plot, ALIBI_ROLE, "large")
+        _steady_axis(b, self.cmp_plot.getAxis("left"), "−2.5")
         self.cmp_label = FormulaLabel("comparison_readout", self, b)
 
         # ---- views ------------------------------------------------------------------------------
-        self.derive("head_bias", ("heads", "head", "positions"), self._head_bias)
         self.view("slopes_text", self.slopes_label, ("slopes",), self._refresh_slopes)
-        self.view("heatmap", self.heat_plot, ("head_bias", "head_slope"), self._refresh_heatmap)
+        self.view("heatmap", self.heat_plot, ("head_slope", "positions"), self._refresh_heatmap)
         self.view(
             "heatmap_query", self.heat_plot, ("query", "positions"), self._refresh_heatmap_query
         )
@@ -157,14 +165,6 @@ class AlibiPanel(Panel):
 
     def _query_shown(self) -> float:
         return float(self.state.as_int("query"))
-
-    # -- derived --------------------------------------------------------------------------------
-    @staticmethod
-    def _head_bias(ctx: Context) -> np.ndarray:
-        """The chosen head's causal bias matrix (float64, ``−inf`` above the diagonal)."""
-        v = ctx.values
-        slope = core.alibi_slopes(v.as_int("heads"))[v.as_int("head") - 1].item()
-        return core.alibi_bias_for_slope(slope, v.as_int("positions")).numpy()
 
     # -- slopes and the rule ---------------------------------------------------------------------
     def _refresh_slopes(self, ctx: Context) -> None:
@@ -212,31 +212,43 @@ class AlibiPanel(Panel):
         ctx.record("slope_exponents", np.asarray(exps), "log₂ m_h")
 
     # -- bias matrix -----------------------------------------------------------------------------
+    def _key_offsets(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For ``n`` positions: ``j − i`` (float64, 0 where masked), the same in float32 with NaN
+        where masked (the image of slope 1), and the mask (key after query); cached per ``n``."""
+        if self._keys is None or self._keys[0] != n:
+            pos = np.arange(n, dtype=np.float64)
+            offsets = pos[None, :] - pos[:, None]  # j − i (+0.0 on the diagonal)
+            mask = offsets > 0
+            offsets[mask] = 0.0
+            image = offsets.astype(np.float32)
+            image[mask] = np.nan
+            for a in (offsets, image, mask):
+                a.flags.writeable = False  # shared by every head's records
+            self._keys = (n, offsets, image, mask)
+        return self._keys[1:]
+
     def _refresh_heatmap(self, ctx: Context) -> None:
-        bias = ctx["head_bias"]
-        n = bias.shape[0]
-        mask = ~np.isfinite(bias)
-        image = np.ascontiguousarray(np.where(mask, np.nan, bias), dtype=np.float32)
-        self.heat_image.setImage(image, autoLevels=False)
-        low = -nice_ceil(float(-bias[-1, 0])) if n > 1 else -1.0
+        v = ctx.values
+        n, h = v.as_int("positions"), v.as_int("head")
+        m = float(ctx["head_slope"]["head_slope"])
+        offsets, unit, mask = self._key_offsets(n)
+        # −m·(i − j) = m·(j − i): the same products as core.alibi_bias_for_slope (NaN: masked)
+        self.heat_image.setImage(np.float32(m) * unit, autoLevels=False)
+        low = -nice_ceil(m * (n - 1)) if n > 1 and m > 0 else -1.0
         if self._heat_levels != (low, 0.0):  # "nice" levels: the bar's axis rarely changes
             self._heat_levels = (low, 0.0)
             self.heat_bar.setLevels((low, 0.0))
         if self._heat_size != n:
             self._heat_size = n
             self.heat_image.setRect(0.0, 0.0, float(n), float(n))
-            self.heat_plot.getPlotItem().getViewBox().setRange(
-                xRange=(0.0, float(n)), yRange=(0.0, float(n)), padding=0.0
-            )
+            _set_range(self.heat_plot, (0.0, float(n)), (0.0, float(n)))
             self.mask_text.setText("masked: −∞\n(key after query)")
             self.mask_text.setPos(0.72 * n, 0.25 * n)
-        h = ctx.values.as_int("head")
-        m = float(-bias[1, 0]) if n > 1 else 0.0
         styled.set_title(
             self.book, self.heat_plot,
             f"Bias of head {h}: −m·(i − j), m = {sig(m, 4)} ({n} × {n})",
         )  # fmt: skip
-        ctx.record("bias", np.where(mask, 0.0, bias), "bias −m·(i − j) (masked cells: 0)")
+        ctx.record("bias", m * offsets, "bias −m·(i − j) (masked cells: 0)")
         ctx.record("mask", mask, "masked (key j after query i: −∞)")
         ctx.record("levels", np.array([low, 0.0]), "colour-bar range")
 
@@ -260,8 +272,9 @@ class AlibiPanel(Panel):
         rng = (end, low)
         if self._bias_range != rng:
             self._bias_range = rng
-            self.bias_plot.setXRange(0.0, end, padding=0.02)  # linked: the comparison too
-            self.bias_plot.setYRange(low, -0.04 * low, padding=0.0)
+            pad = 0.02 * end
+            _set_range(self.bias_plot, (-pad, end + pad), (low, -0.04 * low))
+            _apply_transform(self.cmp_plot)  # x-linked: the comparison follows
         ctx.record("distance", r, "distance r = i − j")
         ctx.record("bias_by_head", -slopes[:, None] * r[None, :], "bias −m_h·r, one row per head")
 
@@ -289,14 +302,16 @@ class AlibiPanel(Panel):
         biased = np.asarray(att["weights_with_bias"])
         self.plain_curve.setData(j, plain)
         self.biased_curve.setData(j, biased)
-        styled.move_line(self.query_line, float(i))
         top = nice_ceil(1.08 * float(max(plain.max(), biased.max())))
         if self._att_range != (n, top):
+            xs = None
             if self._att_range is None or self._att_range[0] != n:
                 self.query_line.setBounds((0.0, float(n - 1)))
-                self.att_plot.setXRange(0.0, float(n - 1), padding=0.02)
+                pad = 0.02 * (n - 1)
+                xs = (-pad, n - 1 + pad)
             self._att_range = (n, top)
-            self.att_plot.setYRange(0.0, top, padding=0.0)
+            _set_range(self.att_plot, xs, (0.0, top))
+        styled.move_line(self.query_line, float(i))
         kind = "zero logits" if v.as_str("logits") == "zero" else "random logits"
         styled.set_title(
             self.book, self.att_plot,
@@ -367,7 +382,7 @@ class AlibiPanel(Panel):
         rng = (low, top)
         if self._cmp_range != rng:
             self._cmp_range = rng
-            self.cmp_plot.setYRange(low, top, padding=0.0)
+            _set_range(self.cmp_plot, None, (low, top))
         ctx.record("distance", r, "distance r = m − n")
         ctx.record("rope_expected_shift", expected, "RoPE: E[q·R k/√d](r) − E[…](0), closed form")
         ctx.record("rope_sampled_shift", sampled, "RoPE: mean over sampled (q, k), minus r = 0")
@@ -424,6 +439,57 @@ def _pow(e: float) -> str:
         return f"2<sup>{integer(e)}</sup>"
     digits = len(Decimal(repr(abs(e))).normalize().as_tuple().digits)
     return f"2<sup>{sig(e, digits)}</sup>"
+
+
+def _line(
+    book: StyleBook, w: pg.PlotWidget, role: str, width: str, line: LineStyle = "solid"
+) -> pg.PlotCurveItem:
+    """A line like :func:`styled.curve` as a bare ``PlotCurveItem`` (no ``PlotDataItem``
+    bookkeeping per ``setData``), its pixels kept while other items change over it."""
+    item = pg.PlotCurveItem()
+    w.addItem(item)
+    item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    book.add(lambda st: item.setPen(st.pen(role, width, line)))
+    return item
+
+
+def _dots(book: StyleBook, w: pg.PlotWidget, role: str, size: str) -> Dots:
+    """Markers like :func:`styled.dots` (filled, rimmed in the background colour) as
+    pre-rendered :class:`~posenc_gui.widgets.styled.Dots`, not a ``ScatterPlotItem``."""
+    item = Dots()
+    w.addItem(item)
+    book.add(lambda st: item.set_style(st.marker(size), st.pen("rim", "normal"), st.brush(role)))
+    return item
+
+
+def _steady_axis(book: StyleBook, axis: pg.AxisItem, widest: str) -> None:
+    """Reserve room for tick labels as wide as ``widest`` in the tick font; never shrink.
+
+    A new range whose tick labels are wider or narrower would otherwise re-lay the plot out
+    and paint it twice.
+    """
+
+    def apply(st: Style) -> None:
+        axis.textWidth = QFontMetrics(st.font("tick")).horizontalAdvance(widest)
+        axis.setStyle(autoReduceTextSpace=False)  # re-computes the width
+
+    book.add(apply)
+
+
+def _set_range(
+    plot: pg.PlotWidget, x: tuple[float, float] | None, y: tuple[float, float] | None
+) -> None:
+    """Show ``x`` and/or ``y`` (no padding) and apply the new view transform at once.
+
+    pyqtgraph applies a range change lazily, while painting; the items that follow the view
+    then ask for a second paint of the plot. Applied here, in the refresh, it is painted once.
+    """
+    plot.getPlotItem().getViewBox().setRange(xRange=x, yRange=y, padding=0.0)
+    _apply_transform(plot)
+
+
+def _apply_transform(plot: pg.PlotWidget) -> None:
+    plot.getPlotItem().getViewBox().updateMatrix()
 
 
 def _per_head(p: int) -> str:
