@@ -65,7 +65,7 @@ from posenc_gui.state.heatmap import PRESETS, HeatmapModel, shown_count
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
 from posenc_gui.widgets.style import Style, StyleBook
-from posenc_gui.widgets.styled import Dots, FormulaLabel, span
+from posenc_gui.widgets.styled import Dots, FormulaLabel, ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context
 
 #: Hard cap on computed samples per image axis (a screen has ~2000 pixels a side).
@@ -162,6 +162,16 @@ def _pixels(vb: pg.ViewBox, horizontal: bool) -> int:
 def _int_text(n: int) -> str:
     """Integers with thin-space thousands separators (1 000 000) for legibility."""
     return f"{n:,}".replace(",", "\u2009")
+
+
+def _live_text(text: str) -> str:
+    """A :func:`live` value whose thousands separators are no-break spaces.
+
+    The rich-text parser turns thin spaces into plain ones, so a value holding one would
+    never be found again in the document (and be parsed anew each time); a no-break space
+    survives it, looks the same and keeps the number on one line.
+    """
+    return live(text.replace("\u2009", "\u00a0"))
 
 
 def _base_text(base: float) -> str:
@@ -390,7 +400,7 @@ class HeatmapPanel(Panel):
         self.explainer_button.clicked.connect(lambda: self.apply_preset("explainer"))
         self.notebook_button.clicked.connect(lambda: self.apply_preset("notebook"))
         self.reset_view_button.clicked.connect(self.reset_view)
-        self.readout_label = FormulaLabel("heatmap_readouts", self, b)
+        self.readout_label = ReadoutLabel("heatmap_readouts", self, b)
 
         # ---- heatmap -----------------------------------------------------------------------
         self.heat_plot = styled.plot(
@@ -419,7 +429,7 @@ class HeatmapPanel(Panel):
         self.pos_line = self._crosshair(self.heat_plot, 90, "Drag to choose the position p")
         self.dim_line = self._crosshair(self.heat_plot, 0, "Drag to choose the dimension j")
         self.hover_label = FormulaLabel("hover_formula", self, b, kind="title")
-        self.formula_label = FormulaLabel("heatmap_formula", self, b)
+        self.formula_label = ReadoutLabel("heatmap_formula", self, b)
 
         # ---- encoding vector (shares the dimension axis) -----------------------------------
         self.vector_plot = styled.plot(
@@ -477,7 +487,7 @@ class HeatmapPanel(Panel):
         }
         self.curve_pos_line = self._crosshair(self.curve_plot, 90, "Drag to choose the position p")
         self.curve_markers = _dots(b, self.curve_plot, "ink", "huge")
-        self.curve_label = FormulaLabel("dimension_readout", self, b)
+        self.curve_label = ReadoutLabel("dimension_readout", self, b)
 
         # ---- wavelengths -------------------------------------------------------------------
         self.wl_plot = styled.plot(
@@ -509,7 +519,7 @@ class HeatmapPanel(Panel):
         )  # fmt: skip
         self.wl_plot.addItem(self.span_line)
         b.add(self._style_span_line)
-        self.turns_label = FormulaLabel("turns_readout", self, b)
+        self.turns_label = ReadoutLabel("turns_readout", self, b)
 
         # ---- views -------------------------------------------------------------------------
         self.view("extent", self.heat_plot, ("positions", "shown"), self._refresh_extent)
@@ -990,12 +1000,14 @@ class HeatmapPanel(Panel):
         pair, partner = int(col["pair"]), int(col["partner"])
         turns = float(ctx["turns"]["turns"])
         text = (
-            span(st, fn, f"<b>PE[p, {j}] = {fn}(p·ω<sub>{pair}</sub>)</b>")
+            span(st, fn, f"<b>PE[p, {live(j)}] = {fn}(p·ω<sub>{live(pair)}</sub>)</b>")
             + " and its partner "
-            + span(st, other, f"<b>PE[p, {partner}] = {other}(p·ω<sub>{pair}</sub>)</b>")
-            + f", ω<sub>{pair}</sub> = {sig(float(col['omega']), 5)}, λ = "
-            f"{sig(float(col['selected_wavelength']))}: {num(turns, 2)} turns over positions "
-            f"0…{_int_text(positions - 1)}."
+            + span(
+                st, other, f"<b>PE[p, {live(partner)}] = {other}(p·ω<sub>{live(pair)}</sub>)</b>"
+            )
+            + f", ω<sub>{live(pair)}</sub> = {live(sig(float(col['omega']), 5))}, λ = "
+            f"{live(sig(float(col['selected_wavelength'])))}: {live(num(turns, 2))} turns over "
+            f"positions 0…{_live_text(_int_text(positions - 1))}."
         )
         if self.curve_is_band:
             text += (
@@ -1059,9 +1071,9 @@ class HeatmapPanel(Panel):
         positions = ctx.values.as_int("positions")
         k, n, never = (int(spec[key]) for key in ("full_turn_pairs", "pairs", "never_turn_pairs"))
         self.turns_label.set_html(
-            span(st, "accent", f"<b>{k} of {n} pairs</b>")
-            + f" complete ≥ 1 full turn within positions 0…{_int_text(positions - 1)} "
-            "(λ<sub>i</sub> ≤ L−1); " + span(st, "third", f"<b>{never}</b>") + " never do."
+            span(st, "accent", f"<b>{live(k)} of {live(n)} pairs</b>")
+            + f" complete ≥ 1 full turn within positions 0…{_live_text(_int_text(positions - 1))} "
+            "(λ<sub>i</sub> ≤ L−1); " + span(st, "third", f"<b>{live(never)}</b>") + " never do."
         )
         ctx.record("full_turn_pairs", k, "pairs with ≥ 1 full turn")
         ctx.record("never_turn_pairs", never, "pairs that never turn fully")
@@ -1079,14 +1091,14 @@ class HeatmapPanel(Panel):
             )
         else:
             this = (
-                f"<b>concat</b>: PE[p, i] = sin(p·ω<sub>i</sub>), PE[p, {half}+i] = "
+                f"<b>concat</b>: PE[p, i] = sin(p·ω<sub>i</sub>), PE[p, {live(half)}+i] = "
                 f"cos(p·ω<sub>i</sub>) (same values as the paper's PE[p, 2i], PE[p, 2i+1], "
                 "columns reordered)"
             )
         self.formula_label.set_html(
             f"Layout {this}; &nbsp; ω<sub>i</sub> = base<sup>−2i/d</sup> = "
-            f"{b}<sup>−2i/{dim}</sup>, i = 0…{half - 1}; &nbsp; positions p = 0…"
-            f"{_int_text(positions - 1)}. Colour scale fixed to [−1, 1]."
+            f"{_live_text(b)}<sup>−2i/{live(dim)}</sup>, i = 0…{live(half - 1)}; &nbsp; positions "
+            f"p = 0…{_live_text(_int_text(positions - 1))}. Colour scale fixed to [−1, 1]."
         )
         ctx.record("base", v.as_float("base"), "base")
 
@@ -1096,26 +1108,29 @@ class HeatmapPanel(Panel):
         p, j = v.as_int("position"), v.as_int("dimension")
         fn, other = str(col["function"]), str(col["partner_function"])
         pair, partner = int(col["pair"]), int(col["partner"])
+        # every value marked live: a step that changes only numbers edits them in place
         self.readout_label.set_html(
             styled.table_html(
                 [
-                    ("Position p", _int_text(p)),
-                    ("Dimension j", f"{j} = {fn} of pair i = {pair}"),
-                    ("Partner column", f"{partner} ({other})"),
-                    ("ω<sub>i</sub> = base<sup>−2i/d</sup>", sig(float(col["omega"]), 5)),
-                    ("Frequency ω<sub>i</sub>/2π", f"{sig(float(col['frequency']))} turns/pos"),
-                    ("Wavelength λ<sub>i</sub>", f"{sig(float(col['selected_wavelength']))} pos"),
-                    ("Angle p·ω<sub>i</sub>", f"{num(float(c['angle']), 4)} rad"),
-                    (f"PE[p, {j}]", signed(float(c["value"]))),
-                    (f"PE[p, {partner}]", signed(float(c["partner_value"]))),
-                    ("|PE[p]|² (= d/2)", num(float(vec["vector_norm_sq"]), 4)),
+                    ("Position p", _live_text(_int_text(p))),
+                    ("Dimension j", f"{live(j)} = {live(fn)} of pair i = {live(pair)}"),
+                    ("Partner column", f"{live(partner)} ({live(other)})"),
+                    ("ω<sub>i</sub> = base<sup>−2i/d</sup>", live(sig(float(col["omega"]), 5))),
+                    ("Frequency ω<sub>i</sub>/2π",
+                     f"{live(sig(float(col['frequency'])))} turns/pos"),
+                    ("Wavelength λ<sub>i</sub>",
+                     f"{live(sig(float(col['selected_wavelength'])))} pos"),
+                    ("Angle p·ω<sub>i</sub>", f"{live(num(float(c['angle']), 4))} rad"),
+                    (f"PE[p, {live(j)}]", live(signed(float(c["value"])))),
+                    (f"PE[p, {live(partner)}]", live(signed(float(c["partner_value"])))),
+                    ("|PE[p]|² (= d/2)", live(num(float(vec["vector_norm_sq"]), 4))),
                     (
                         "Pairs with ≥ 1 full turn",
-                        f"{spec['full_turn_pairs']} of {spec['pairs']}",
+                        f"{live(spec['full_turn_pairs'])} of {live(spec['pairs'])}",
                     ),
                 ]
             )
-        )
+        )  # fmt: skip
         ctx.record(
             "numbers",
             [float(col["omega"]), float(c["angle"]), float(c["value"]), float(c["partner_value"]),

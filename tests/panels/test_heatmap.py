@@ -218,7 +218,7 @@ def test_formula_labels_show_the_numbers(panel: HeatmapPanel) -> None:
     assert "PE[37, 12]" in text and "−12/128" in text
     assert f"{w:.4f}" in text and f"+{math.sin(37 * w):.4f}" in text
     formula = panel.formula_label.text()
-    assert "10\u2009000<sup>−2i/128</sup>" in formula and "interleaved" in formula
+    assert "10\u00a0000<sup>−2i/128</sup>" in formula and "interleaved" in formula
     panel.state.update({"layout": "concat", "dimension": 70})
     panel.refresh_now()
     text = panel.hover_label.text()
