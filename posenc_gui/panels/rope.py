@@ -31,8 +31,8 @@ import numpy as np
 import pyqtgraph as pg
 import shiboken6
 import torch
-from PySide6.QtCore import QObject, QPointF, Signal
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QFontMetrics, QPainter, QPen, QPicture
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from posenc_gui import core
@@ -72,6 +72,13 @@ SYNC_BOUND_TERMS = 300_000
 BOUND_BLOCK = 8192
 
 
+#: A steady limit (circle range, score axis, colour level) is kept while what it must show
+#: fills more than 1/slack of it (see :func:`_steady`).
+CIRCLE_SLACK = 1.6
+CURVE_SLACK = 2.0
+LEVEL_SLACK = 2.0
+
+
 class _Relay(QObject):
     """Carries "the background bound is done" from the worker thread to the GUI thread."""
 
@@ -94,6 +101,7 @@ class RopePanel(Panel):
         self._h_layout = ""
         self._h = (np.zeros(0, dtype=np.complex128), np.zeros(0, dtype=np.complex128))
         self._window_shown: tuple[int, int, int] | None = None
+        self._level = 0.0  # the colour level of the matrix (0: none yet)
         self._circle_lim: float | None = None
         self._decay_yrange: tuple[float, float] | None = None
         self._curve_yrange: tuple[float, float] | None = None
@@ -215,6 +223,8 @@ class RopePanel(Panel):
             (self.decay_plot, "0.0001"), (self.matrix_plot, "100000"),
         ):  # fmt: skip
             _steady_axis(self.book, plot.getPlotItem().getAxis("left"), widest)
+            for side in ("left", "bottom"):
+                _fast_axis_lines(plot.getPlotItem().getAxis(side))
             # the hidden top and right axes follow every range change too; with their default
             # SI prefix each one re-sets its (invisible) label's HTML: ~0.1 ms per axis and move
             for side in ("top", "right"):
@@ -421,7 +431,8 @@ class RopePanel(Panel):
         _place_polar(self.between_text, "∠", 0.72 * big, start + between / 2)
         far = max(math.hypot(x, y) for x, y in spots.values())
         # a "nice" limit: the axes (and their cached pictures) stay put while m and n move
-        lim = nice_ceil(1.22 * big if far + 0.12 * big <= 1.22 * big else 2.0 * big)
+        need = 1.22 * big if far + 0.12 * big <= 1.22 * big else 2.0 * big
+        lim = _steady(need, self._circle_lim, CIRCLE_SLACK)
         if lim != self._circle_lim:
             self._circle_lim = lim
             _set_range(self.circle_plot, (-lim, lim), (-lim, lim))
@@ -592,7 +603,10 @@ class RopePanel(Panel):
             shown.setVisible(True)
         extremes = (d["score_min"], d["score_max"], d["qk_min"], d["qk_max"])
         top = max(max(float(np.abs(e).max()) for e in extremes), 1e-12)
-        yr = (-nice_ceil(1.08 * top), nice_ceil(1.08 * top))  # stable axes: a nice limit
+        # stable axes: a nice limit, kept while the curves fill more than 1/slack of it
+        lim = _steady(1.08 * top, None if self._curve_yrange is None else self._curve_yrange[1],
+                      CURVE_SLACK)  # fmt: skip
+        yr = (-lim, lim)
         if yr != self._curve_yrange:
             self._curve_yrange = yr
             _set_range(self.curve_plot, None, yr)
@@ -794,7 +808,9 @@ class RopePanel(Panel):
             # the reversed row, last first
             windows = np.lib.stride_tricks.sliding_window_view(row[::-1], size)
             self._matrix = np.ascontiguousarray(windows[::-1], dtype=np.float32)
-            self._level = nice_ceil(float(np.abs(row).max()))
+            # a steady level: it changes only when the window's maximum leaves (level/2, level]
+            # (the colour bar, whose axis is then redrawn, always states it)
+            self._level = _steady(float(np.abs(row).max()), self._level or None, LEVEL_SLACK)
             level = self._level
             self.matrix_image.setImage(self._matrix, autoLevels=False, levels=(-level, level))
             if tuple(self.matrix_bar.levels()) != (-level, level):  # its axis is redrawn
@@ -918,6 +934,18 @@ def tip_label_positions(
     return placed
 
 
+def _steady(need: float, current: float | None, slack: float) -> float:
+    """A limit that covers ``need`` and changes rarely: ``current`` while ``need <= current <=
+    slack·need``, else the nice limit :func:`~posenc_gui.core.rope.nice_ceil` of ``need``.
+
+    A slider step that changes the data a little keeps the axes (no tick labels redrawn); the
+    data always fits and fills more than ``1/slack`` of the range.
+    """
+    if current is not None and need <= current <= slack * need:
+        return current
+    return nice_ceil(need)
+
+
 def _line(
     book: StyleBook,
     w: pg.PlotWidget,
@@ -966,6 +994,60 @@ def _steady_axis(book: StyleBook, axis: pg.AxisItem, widest: str) -> None:
         axis.setStyle(autoReduceTextSpace=False)  # re-computes the width
 
     book.add(apply)
+
+
+def _fast_axis_lines(axis: pg.AxisItem) -> None:
+    """Paint ``axis``'s straight lines (axis line, ticks and grid lines) as 1-px rectangles.
+
+    Qt's raster engine blends a translucent 1-px cosmetic line pixel by pixel: the grid lines
+    of a plot cost ~0.05 ms each (4 ms for the decay plot's log axis), the same pixels as
+    filled rectangles ~1/30 of that. Pixel-identical for the solid 1-px cosmetic pens of the
+    style (a line from p1 to p2 covers the pixels of the rectangle 1 px wide around it, half a
+    pixel past each end); any other pen is drawn as a line. The tick labels stay in the axis's
+    picture.
+    """
+    no_pen = QPen(Qt.PenStyle.NoPen)
+    lines: list[tuple[QPen, QPointF, QPointF]] = []
+
+    def draw_picture(p: QPainter, axis_spec: Any, tick_specs: Any, text_specs: Any) -> None:
+        lines[:] = [axis_spec, *tick_specs]
+        pg.AxisItem.drawPicture(axis, p, (no_pen, *axis_spec[1:]), [], text_specs)
+
+    def paint(p: QPainter, opt: Any, widget: Any) -> None:
+        if axis.picture is None:  # as AxisItem.paint: the specs, then the picture (labels)
+            picture = QPicture()
+            painter = QPainter(picture)
+            try:
+                if axis.style["tickFont"]:
+                    painter.setFont(axis.style["tickFont"])
+                specs = axis.generateDrawSpecs(painter)
+                lines.clear()
+                if specs is not None:
+                    axis.drawPicture(painter, *specs)
+            finally:
+                painter.end()
+            axis.picture = picture
+        t = p.deviceTransform()
+        px, py = 1.0 / max(abs(t.m11()), 1e-9), 1.0 / max(abs(t.m22()), 1e-9)  # a device pixel
+        antialias = p.testRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        for pen, p1, p2 in lines:
+            x1, y1, x2, y2 = p1.x(), p1.y(), p2.x(), p2.y()
+            thin = pen.isCosmetic() and pen.widthF() <= 1.0 and pen.style() == Qt.PenStyle.SolidLine
+            if thin and y1 == y2 and t.m12() == 0 and t.m21() == 0:
+                x = min(x1, x2)
+                p.fillRect(QRectF(x - px / 2, y1 - py / 2, abs(x2 - x1) + px, py), pen.color())
+            elif thin and x1 == x2 and t.m12() == 0 and t.m21() == 0:
+                y = min(y1, y2)
+                p.fillRect(QRectF(x1 - px / 2, y - py / 2, px, abs(y2 - y1) + py), pen.color())
+            else:
+                p.setPen(pen)
+                p.drawLine(p1, p2)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, antialias)
+        axis.picture.play(p)
+
+    axis.drawPicture = draw_picture
+    axis.paint = paint
 
 
 def _set_range(

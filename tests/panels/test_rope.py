@@ -778,3 +778,64 @@ def test_circle_lines_are_bare_curves(panel: RopePanel) -> None:
                  "abs_curve", "abs_qk_curve", "bound_curve"):  # fmt: skip
         assert type(getattr(panel, name)) is pg.PlotCurveItem, name
     assert panel.score_band.opts["connect"] == "pairs" and not panel.score_band.opts["antialias"]
+
+
+def test_steady_limits_change_only_when_the_data_leaves_their_band() -> None:
+    from posenc_gui.panels.rope import _steady
+
+    assert _steady(0.83, None, 2.0) == nice_ceil(0.83) == 1.0
+    # kept while the data fits and fills more than 1/slack of it
+    assert _steady(0.6, 1.0, 2.0) == 1.0
+    assert _steady(1.0, 1.0, 2.0) == 1.0
+    # out of the band: the nice limit of the data
+    assert _steady(1.01, 1.0, 2.0) == nice_ceil(1.01)
+    assert _steady(0.45, 1.0, 2.0) == nice_ceil(0.45)
+
+
+def test_steady_ranges_keep_the_axes_over_small_data_changes(shown: RopePanel) -> None:
+    """A seed step whose data fits the shown ranges moves no axis; every range covers its
+    data (the matrix level its window, the score axis its curves)."""
+    p = shown
+    for seed in range(1, 8):
+        p.state.set("seed", seed)
+        p.refresh_now()
+        level = p._level
+        mat = p.data()["matrix"]["matrix"].values
+        assert float(np.abs(mat).max()) <= level * (1 + 1e-6)
+        assert tuple(p.matrix_bar.levels()) == (-level, level)
+        assert level <= 2 * float(np.abs(mat).max()) or level == nice_ceil(np.abs(mat).max())
+        lo, hi = p.curve_plot.getPlotItem().getViewBox().viewRange()[1]
+        d = p.data()["curves"]
+        top = max(float(np.abs(d[k].values).max()) for k in ("score_min", "score_max"))
+        assert top <= hi and lo == -hi
+
+
+def test_axis_lines_are_painted_as_before(shown: RopePanel) -> None:
+    """The grid, tick and axis lines drawn as 1-px rectangles give the pixels of pyqtgraph's
+    own lines (a translucent 1-px line is slow to blend in Qt's raster engine)."""
+    from PySide6.QtGui import QPainter
+
+    for axis in (
+        shown.decay_plot.getPlotItem().getAxis("left"),
+        shown.circle_plot.getPlotItem().getAxis("bottom"),
+    ):
+        assert "paint" in vars(axis)  # the instance's own paint
+        rect = axis.boundingRect().toAlignedRect()
+        images = []
+        for own in (True, False):
+            axis.picture = None
+            image = QImage(rect.width() + 2, rect.height() + 2, QImage.Format.Format_ARGB32)
+            image.fill(0)
+            painter = QPainter(image)
+            painter.translate(-rect.x() + 0.3, -rect.y() + 0.3)
+            if own:
+                axis.paint(painter, None, None)
+            else:  # pyqtgraph's AxisItem, lines and labels in one picture
+                painter.setFont(axis.style["tickFont"])
+                specs = axis.generateDrawSpecs(painter)
+                assert specs is not None
+                pg.AxisItem.drawPicture(axis, painter, *specs)
+            painter.end()
+            images.append(image)
+        assert images[0] == images[1]
+        axis.picture = None
