@@ -208,6 +208,7 @@ class RopePanel(Panel):
         self.matrix_image, self.matrix_bar = styled.heatmap(
             b, self.matrix_plot, (-1.0, 1.0), "diverging", label="score"
         )
+        _fast_axis_lines(self.matrix_bar.getAxis("right"))
         self.diagonal_line = _line(b, self.matrix_plot, "ink", "normal", "dash")
         self.matrix_dot = _dots(b, self.matrix_plot, "ink", "large")
         self.matrix_plot.scene().sigMouseClicked.connect(self._matrix_clicked)
