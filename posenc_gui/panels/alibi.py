@@ -34,7 +34,7 @@ from posenc_gui.state.alibi import SPAN_FRACTIONS, AlibiModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
-from posenc_gui.widgets.styled import Dots, FormulaLabel, span
+from posenc_gui.widgets.styled import Dots, FormulaLabel, ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context
 
 #: Colour roles: the chosen ALiBi head, the other heads, attention without bias, RoPE.
@@ -107,7 +107,7 @@ class AlibiPanel(Panel):
             b, self.att_plot, movable=True, tooltip="Drag to move the query position i"
         )
         self.bind_drag(self.query_line, self._query_dragged, self._query_shown)
-        self.att_label = FormulaLabel("attention_readout", self, b)
+        self.att_label = ReadoutLabel("attention_readout", self, b)
 
         # ---- RoPE vs ALiBi on one distance axis -------------------------------------------------
         self.cmp_plot = styled.plot(
@@ -121,7 +121,7 @@ class AlibiPanel(Panel):
         self.alibi_line = _line(b, self.cmp_plot, ALIBI_ROLE, "thick")
         self.cross_dot = _dots(b, self.cmp_plot, ALIBI_ROLE, "large")
         _steady_axis(b, self.cmp_plot.getAxis("left"), "−2.5")
-        self.cmp_label = FormulaLabel("comparison_readout", self, b)
+        self.cmp_label = ReadoutLabel("comparison_readout", self, b)
 
         # ---- views ------------------------------------------------------------------------------
         self.view("slopes_text", self.slopes_label, ("slopes",), self._refresh_slopes)
@@ -322,35 +322,40 @@ class AlibiPanel(Panel):
         ctx.record("weights_with_bias", biased, "softmax(s_j − m·(i − j)), causal")
 
     def _refresh_attention_text(self, ctx: Context) -> None:
+        # numbers marked live(): a step that changes only them edits them in place
         att, st, v = ctx["attention"], ctx.style, ctx.values
         i, h = v.as_int("query"), v.as_int("head")
-        seen = i + 1
+        seen = _live(integer(i + 1))
         if v.as_str("logits") == "zero":
             what = (
                 "Content logits all <b>zero</b>: without the bias every visible key gets "
-                f"1/(i+1) = 1/{integer(seen)} = {num(att['self_weight_without_bias'], 4)}; "
+                f"1/(i+1) = 1/{seen} = {_live(num(att['self_weight_without_bias'], 4))}; "
                 "with it, w<sub>j</sub> ∝ e<sup>−m(i−j)</sup>, a geometric fall-off."
             )
         else:
             what = (
-                f"Content logits s<sub>j</sub> ~ N(0, 1) (seed {integer(v.as_int('seed'))}); "
+                "Content logits s<sub>j</sub> ~ N(0, 1) "
+                f"(seed {_live(integer(v.as_int('seed')))}); "
                 "the bias multiplies each key's weight by e<sup>−m(i−j)</sup>."
             )
         spans = []
         for f in SPAN_FRACTIONS:
             pct = round(100 * f)
+            plain = _live(integer(att[f"keys_holding_{pct}_without_bias"]))
+            biased = _live(integer(att[f"keys_holding_{pct}_with_bias"]))
             spans.append(
-                f"{pct}% of the weight on the nearest "
-                f"{span(st, PLAIN_ROLE, integer(att[f'keys_holding_{pct}_without_bias']))} → "
-                f"{span(st, ALIBI_ROLE, integer(att[f'keys_holding_{pct}_with_bias']))} keys"
+                f"{pct}% of the weight on the nearest {span(st, PLAIN_ROLE, plain)} → "
+                f"{span(st, ALIBI_ROLE, biased)} keys"
             )
         self.att_label.set_html(
             f"{what}<br>"
-            f"{span(st, PLAIN_ROLE, 'without bias')} → {span(st, ALIBI_ROLE, f'head {h} bias')}: "
-            f"the query's own weight {num(att['self_weight_without_bias'], 4)} → "
-            f"{num(att['self_weight_with_bias'], 4)}; {'; '.join(spans)} "
-            f"(of {integer(seen)}). Both rows sum to "
-            f"{num(att['weight_sum_without_bias'], 6)} and {num(att['weight_sum_with_bias'], 6)}."
+            f"{span(st, PLAIN_ROLE, 'without bias')} → "
+            f"{span(st, ALIBI_ROLE, f'head {_live(integer(h))} bias')}: "
+            f"the query's own weight {_live(num(att['self_weight_without_bias'], 4))} → "
+            f"{_live(num(att['self_weight_with_bias'], 4))}; {'; '.join(spans)} "
+            f"(of {seen}). Both rows sum to "
+            f"{_live(num(att['weight_sum_without_bias'], 6))} and "
+            f"{_live(num(att['weight_sum_with_bias'], 6))}."
         )
         ctx.record(
             "self_weights",
@@ -400,28 +405,31 @@ class AlibiPanel(Panel):
         ctx.record("crossing", cross, "r where −m·r passes RoPE's floor")
 
     def _refresh_comparison_text(self, ctx: Context) -> None:
+        # numbers marked live(): a step that changes only them edits them in place
         rp, st, v = ctx["rope"], ctx.style, ctx.values
         m = float(ctx["head_slope"]["head_slope"])
         cross = float(ctx["crossing"]["alibi_passes_rope_floor_at"])
         d, rho = v.as_int("dim"), v.as_float("correlation")
         rope = span(st, ROPE_ROLE, "<b>RoPE</b> (solid: expectation; dashed: "
-                    f"mean of {integer(v.as_int('samples'))} random pairs)")  # fmt: skip
-        alibi = span(st, ALIBI_ROLE, f"<b>ALiBi head {v.as_int('head')}</b>")
+                    f"mean of {_live(integer(v.as_int('samples')))} random pairs)")  # fmt: skip
+        alibi = span(st, ALIBI_ROLE, f"<b>ALiBi head {_live(integer(v.as_int('head')))}</b>")
         beyond = " (beyond this axis)" if cross > v.as_int("positions") - 1 else ""
+        # as long as the other case: a correlation reaching 0 keeps the label's height
         far = (
-            f"passes RoPE's floor at r = {num(cross, 1)}{beyond}"
+            f"passes RoPE's floor at r = {_live(num(cross, 1))}{beyond}"
             if rho > 0
-            else "is the only distance penalty: with ρ = 0 RoPE's expected logit is 0 everywhere"
+            else "is the only penalty (ρ = 0: RoPE's expected logit is 0)"
         )
         self.cmp_label.set_html(
-            f"{rope}, d = {integer(d)}, base {sig(v.as_float('base'), 5)}, key k = ρq + "
-            f"√(1−ρ²)z, ρ = {num(rho, 2)}: expected logit q·k/√d = ρ√d = "
-            f"{num(rp['rope_expected_logit_at_zero'], 3)} at r = 0 (sampled "
-            f"{num(rp['rope_sampled_logit_at_zero'], 3)}). Its change "
+            f"{rope}, d = {_live(integer(d))}, base {_live(sig(v.as_float('base'), 5))}, "
+            f"key k = ρq + √(1−ρ²)z, ρ = {_live(num(rho, 2))}: expected logit q·k/√d = ρ√d = "
+            f"{_live(num(rp['rope_expected_logit_at_zero'], 3))} at r = 0 (sampled "
+            f"{_live(num(rp['rope_sampled_logit_at_zero'], 3))}). Its change "
             f"(2ρ/√d)·Σ<sub>i</sub>(cos rθ<sub>i</sub> − 1) is bounded: never below "
-            f"−2ρ√d = {num(rp['rope_floor'], 2)} (dotted); lowest on this axis "
-            f"{num(rp['rope_lowest_shift'], 3)} at r = {integer(rp['rope_lowest_at'])}.<br>"
-            f"{alibi}: −m·r with m = {sig(m, 4)} keeps falling linearly and {far}."
+            f"−2ρ√d = {_live(num(rp['rope_floor'], 2))} (dotted); lowest on this axis "
+            f"{_live(num(rp['rope_lowest_shift'], 3))} at "
+            f"r = {_live(integer(rp['rope_lowest_at']))}.<br>"
+            f"{alibi}: −m·r with m = {_live(sig(m, 4))} keeps falling linearly and {far}."
         )
         ctx.record(
             "rope_logit_at_zero",
@@ -439,6 +447,13 @@ def _pow(e: float) -> str:
         return f"2<sup>{integer(e)}</sup>"
     digits = len(Decimal(repr(abs(e))).normalize().as_tuple().digits)
     return f"2<sup>{sig(e, digits)}</sup>"
+
+
+def _live(text: str) -> str:
+    """``text`` marked :func:`~posenc_gui.widgets.styled.live`, unless it holds a thin space
+    (``10 000``): ``ReadoutLabel`` does not find such a value again in its document, so it is
+    left in the fixed text (a step that changes it sets the text anew)."""
+    return text if "\u202f" in text else live(text)
 
 
 def _line(

@@ -155,3 +155,16 @@ def test_rope_mean_score_converges_to_the_expectation() -> None:
         rope_expected_score([0], 8, correlation=1.5)
     with pytest.raises(ValueError, match="samples"):
         rope_mean_score([0], 8, samples=0)
+
+
+def test_rope_mean_score_draws_once_per_samples_seed_and_dim() -> None:
+    from posenc_gui.core import alibi as alibi_mod
+
+    r = torch.arange(0, 30, dtype=torch.float64)
+    alibi_mod._pair_moments.cache_clear()
+    first = rope_mean_score(r, 16, 100.0, correlation=0.3, samples=7, seed=5)
+    for rho, base in ((0.9, 100.0), (0.3, 900.0), (0.0, 50.0)):
+        rope_mean_score(r, 16, base, correlation=rho, samples=7, seed=5)
+    assert alibi_mod._pair_moments.cache_info().misses == 1
+    again = rope_mean_score(r, 16, 100.0, correlation=0.3, samples=7, seed=5)
+    assert torch.equal(first, again)

@@ -179,3 +179,55 @@ def test_every_number_shown_is_finite_and_formatted(qtbot: QtBot) -> None:
         text = strip_tags(label.text())
         assert "e-" not in text and "nan" not in text.lower() and "-" not in text, text
     assert not math.isnan(float(panel.data()["comparison_text"]["rope_lowest"].values))
+
+
+# -- cost of a step (mechanism, not clock) ------------------------------------------------------
+def _plot_paints(panel: AlibiPanel, action: object) -> dict[str, int]:
+    """Paint events of each plot's viewport while ``action`` runs and the panel repaints."""
+    from PySide6.QtCore import QEvent, QObject
+
+    plots = {p.viewport(): p.objectName() for p in
+             (panel.heat_plot, panel.bias_plot, panel.att_plot, panel.cmp_plot)}  # fmt: skip
+    counts = dict.fromkeys(plots.values(), 0)
+
+    class Counter(QObject):
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint and obj in plots:
+                counts[plots[obj]] += 1
+            return False
+
+    counter = Counter()
+    app = QApplication.instance()
+    app.installEventFilter(counter)
+    try:
+        action()  # type: ignore[operator]
+        QApplication.processEvents()
+        QApplication.processEvents()
+    finally:
+        app.removeEventFilter(counter)
+    return counts
+
+
+def test_a_new_length_paints_every_plot_once(qtbot: QtBot) -> None:
+    panel = shown(qtbot)
+    QApplication.processEvents()
+    for positions in (100, 37, 512):
+        counts = _plot_paints(panel, lambda n=positions: panel.state.set("positions", n))
+        assert counts == dict.fromkeys(counts, 1), (positions, counts)
+
+
+def test_readouts_edit_their_numbers_in_place(qtbot: QtBot) -> None:
+    panel = shown(qtbot, logits="random")
+    parsed = (panel.att_label.parsed, panel.cmp_label.parsed)
+    for q in (40, 41, 12):
+        panel.state.set("query", q)
+        panel.refresh_now()
+    panel.state.set("correlation", 0.5)
+    panel.refresh_now()
+    assert (panel.att_label.parsed, panel.cmp_label.parsed) == parsed
+    assert panel.att_label.edited >= 3 and panel.cmp_label.edited >= 1
+    assert "(of 13)" in strip_tags(panel.att_label.text())
+    assert "ρ = 0.50" in strip_tags(panel.cmp_label.text())
+    panel.state.set("base", 5000.0)  # "10 000" → "5000": a thin space is not edited in place
+    panel.refresh_now()
+    assert "base 5000" in strip_tags(panel.cmp_label.text())
