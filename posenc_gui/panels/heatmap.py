@@ -930,13 +930,21 @@ class HeatmapPanel(Panel):
             p, j = v.as_int("position"), v.as_int("dimension")
             head = "Selected (hover the heatmap for any cell, click to select):"
         cell = HeatmapModel.cell(v, p, j)
-        html = f"<small>{head}</small><br>{self.cell_html(cell, v, st)}"
+        # Always the same lines (a note on the pixels, the cell, the pixel's value): a label
+        # that grows re-lays the whole tab out and paints it several times over.
         if self.image_mean_over > 1.0:
-            html = (
+            note = (
                 f"<b>Each pixel column = mean over ~{_int_text(round(self.image_mean_over))} "
                 "positions</b> <small>(one sampled position per pixel would alias into moiré "
-                "arcs; zoom in to see single positions)</small><br>" + html
+                "arcs; zoom in to see single positions)</small>"
             )
+        else:
+            note = (
+                "<b>One image column per position</b> <small>(exact entries; with more "
+                "positions than pixels, each pixel column shows the mean over its "
+                "positions)</small>"
+            )
+        html = f"{note}<br><small>{head}</small><br>{self.cell_html(cell, v, st)}"
         r = self._pixel_of(p)
         rows = np.nonzero(self.image_dims == j)[0]
         if r is not None and len(rows) and self.image_last[r] > self.image_first[r]:
@@ -947,6 +955,10 @@ class HeatmapPanel(Panel):
                 f"{_int_text(b)} ({_int_text(b - a + 1)} positions): <b>{signed(mean)}</b></small>"
             )
             ctx.record("pixel_mean", mean, f"mean of PE[{a}…{b}, {j}]")
+        elif r is not None and len(rows):
+            html += "<br><small>its image column shows this entry itself</small>"
+        else:
+            html += "<br><small>(outside the current view)</small>"
         self.hover_label.set_html(html)
         ctx.record("cell", [p, j, float(cell["value"])], "(position, dimension, PE value)")
 
@@ -1099,11 +1111,16 @@ class HeatmapPanel(Panel):
             f"{live(sig(float(col['selected_wavelength'])))}: {live(num(turns, 2))} turns over "
             f"positions 0…{_live_text(_int_text(positions - 1))}."
         )
-        if self.curve_is_band:
+        if self.curve_is_band:  # a second line either way: a label that grows re-lays out
             text += (
                 "<br><i>Oscillates faster than the pixels here: each pixel column shows the "
                 "band from the curve's minimum to its maximum over the positions it covers; "
                 "zoom in.</i>"
+            )
+        else:
+            text += (
+                "<br><i>A smooth curve through the exact values here; where a column oscillates "
+                "faster than the pixels, each pixel column shows its minimum–maximum band.</i>"
             )
         self.curve_label.set_html(text)
         ctx.record("turns", turns, "turns over positions 0…L−1")

@@ -154,10 +154,13 @@ def test_fast_columns_are_drawn_as_their_band(panel: HeatmapPanel) -> None:
     assert panel.curve_is_band  # λ = 2π ≪ positions per pixel
     _, y = panel.sel_curve.getData()
     assert y.min() == -1.0 and y.max() == 1.0
-    assert "faster than the pixels" in panel.curve_label.text()
+    assert "Oscillates faster than the pixels here" in panel.curve_label.text()
+    lines = panel.curve_label.text().count("<br>")
     panel.state.update({"positions": 100})
     panel.refresh_now()
     assert not panel.curve_is_band
+    assert "Oscillates faster" not in panel.curve_label.text()
+    assert panel.curve_label.text().count("<br>") == lines  # as many lines: no re-layout
     x, y = panel.sel_curve.getData()
     np.testing.assert_allclose(y, np.sin(x), atol=1e-12)  # column 0 = sin(p·1)
 
@@ -635,3 +638,14 @@ def test_vector_axis_keeps_its_width_as_the_shown_columns_change(panel: HeatmapP
         panel.refresh_now()
         widths.add(axis.width())
     assert len(widths) == 1  # no re-layout (and second paint) of the plot
+
+
+def test_hover_and_curve_labels_keep_their_lines(panel: HeatmapPanel) -> None:
+    """A label that grows re-lays the whole tab out: the texts keep their number of lines."""
+    counts = set()
+    for positions in (100, 1_000_000, 30):
+        panel.state.update({"positions": positions, "position": 10})
+        panel.refresh_now()
+        counts.add((panel.hover_label.text().count("<br>"), panel.curve_label.text().count("<br>")))
+    assert len(counts) == 1
+    assert "mean over" in panel.hover_label.text() or "One image column" in panel.hover_label.text()
