@@ -366,7 +366,7 @@ class FormulaLabel(QWidget):
         if html == self._html:
             return
         self._html = html
-        self._doc.setHtml(html)
+        self._doc.setHtml(keep_thin_spaces(html))
         self._forget_sizes()
         self.setAccessibleDescription(strip_tags(html))
         self.update()
@@ -426,6 +426,20 @@ class FormulaLabel(QWidget):
 
 
 _TAG = re.compile(r"<[^>]*>?|>")
+
+#: The digit-group separator of :mod:`posenc_gui.widgets.fmt` (narrow no-break space).
+THIN = "\u202f"
+_THIN_KEPT = f"<span style='white-space:pre-wrap'>{THIN}</span>"
+
+
+def keep_thin_spaces(html: str) -> str:
+    """``html`` with its narrow no-break spaces protected from Qt's HTML import.
+
+    Qt's rich-text parser treats U+202F as ordinary white space and turns it into a plain,
+    breakable space: "10 000" could wrap inside the number and would not read back as set. In
+    a ``white-space: pre-wrap`` span the character is kept as it is (and never breaks a line).
+    """
+    return html.replace(THIN, _THIN_KEPT) if THIN in html else html
 
 
 def strip_tags(html: str) -> str:
@@ -612,7 +626,7 @@ class ReadoutLabel(FormulaLabel):
                 f"<a name='v{i}'>{html_escape(v, quote=False)}</a>{rest}"
                 for i, (v, rest) in enumerate(zip(values, skeleton[1:], strict=True))
             )
-            self._doc.setHtml(anchored)
+            self._doc.setHtml(keep_thin_spaces(anchored))
             self._skeleton, self._values = skeleton, values
             self._slots = self._find_slots(values)
             self.parsed += 1
