@@ -66,7 +66,7 @@ from posenc_gui.state.heatmap import PRESETS, HeatmapModel, shown_count
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
 from posenc_gui.widgets.style import Style, StyleBook
-from posenc_gui.widgets.styled import Dots, FormulaLabel, ReadoutLabel, live, span
+from posenc_gui.widgets.styled import Dots, ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context
 
 #: Hard cap on computed samples per image axis (a screen has ~2000 pixels a side).
@@ -379,6 +379,27 @@ def _curve(book: StyleBook, plot: pg.PlotWidget, role: str, width: str) -> Pixel
     return item
 
 
+class TitleReadoutLabel(ReadoutLabel):
+    """A :class:`ReadoutLabel` in the title font (the hover formula, edited in place).
+
+    ``ReadoutLabel`` takes no ``kind``: the title font is applied after its own style, the
+    way ``FormulaLabel`` applies a kind.
+    """
+
+    def __init__(self, name: str, parent: QWidget | None, book: StyleBook) -> None:
+        super().__init__(name, parent, book)
+        book.add(self._title_font)
+
+    def _title_font(self, st: Style) -> None:
+        self.setFont(st.font("title"))
+        self._doc.setDefaultFont(self.font())
+        self._forget_sizes()
+        self._needed = 0
+        self.setMinimumHeight(0)
+        self.updateGeometry()
+        self.update()
+
+
 def _dots(book: StyleBook, plot: pg.PlotWidget, role: str, size: str, rim: bool = True) -> Dots:
     """Markers of one look (a sprite blitted per point), styled like :func:`styled.dots`.
 
@@ -522,7 +543,7 @@ class HeatmapPanel(Panel):
         b.add(self._style_image)
         self.pos_line = self._crosshair(self.heat_plot, 90, "Drag to choose the position p")
         self.dim_line = self._crosshair(self.heat_plot, 0, "Drag to choose the dimension j")
-        self.hover_label = FormulaLabel("hover_formula", self, b, kind="title")
+        self.hover_label = TitleReadoutLabel("hover_formula", self, b)
         self.formula_label = ReadoutLabel("heatmap_formula", self, b)
 
         # ---- encoding vector (shares the dimension axis) -----------------------------------
@@ -934,7 +955,8 @@ class HeatmapPanel(Panel):
         # that grows re-lays the whole tab out and paints it several times over.
         if self.image_mean_over > 1.0:
             note = (
-                f"<b>Each pixel column = mean over ~{_int_text(round(self.image_mean_over))} "
+                "<b>Each pixel column = mean over "
+                f"~{_live_text(_int_text(round(self.image_mean_over)))} "
                 "positions</b> <small>(one sampled position per pixel would alias into moiré "
                 "arcs; zoom in to see single positions)</small>"
             )
@@ -951,40 +973,50 @@ class HeatmapPanel(Panel):
             a, b = int(self.image_first[r]), int(self.image_last[r])
             mean = float(self.image_table[r, rows[0]])
             html += (
-                f"<br><small>its pixel column shows the mean over positions {_int_text(a)}…"
-                f"{_int_text(b)} ({_int_text(b - a + 1)} positions): <b>{signed(mean)}</b></small>"
+                "<br><small>its pixel column shows the mean over positions "
+                f"{_live_text(_int_text(a))}…{_live_text(_int_text(b))} "
+                f"({_live_text(_int_text(b - a + 1))} positions): "
+                f"<b>{live(signed(mean))}</b></small>"
             )
             ctx.record("pixel_mean", mean, f"mean of PE[{a}…{b}, {j}]")
-        elif r is not None and len(rows):
-            html += "<br><small>its image column shows this entry itself</small>"
-        else:
-            html += "<br><small>(outside the current view)</small>"
+        else:  # one text slot: a step between these cases edits the words in place
+            if r is None:
+                note = "(outside the current view)"
+            elif not len(rows):
+                note = "its column falls between the pixel rows shown: zoom in to see it"
+            else:
+                note = "its image column shows this entry itself"
+            html += f"<br><small>{live(note)}</small>"
         self.hover_label.set_html(html)
         ctx.record("cell", [p, j, float(cell["value"])], "(position, dimension, PE value)")
 
     def cell_html(self, cell: Mapping[str, Any], values: Mapping[str, Any], st: Style) -> str:
-        """The formula of one entry with its numbers substituted (hover / selection text)."""
+        """The formula of one entry with its numbers substituted (hover / selection text).
+
+        The numbers are marked with :func:`~posenc_gui.widgets.styled.live` (for a
+        :class:`~posenc_gui.widgets.styled.ReadoutLabel`, which edits them in place).
+        """
         dim, layout = int(values["dim"]), str(values["layout"])
-        b = _base_text(float(values["base"]))
+        b = _live_text(_base_text(float(values["base"])))
         p, j, fn = int(cell["position"]), int(cell["dimension"]), str(cell["function"])
-        i, e = int(cell["pair"]), int(cell["exponent"])
-        pt = _int_text(p)
+        i, e = live(int(cell["pair"])), live(int(cell["exponent"]))
+        pt, jt = _live_text(_int_text(p)), live(j)
         if layout == "interleaved":
             plus = "" if fn == "sin" else " + 1"
-            where = f"interleaved: column {j} = 2·{i}{plus} → {fn} of pair i = {i}"
+            where = f"interleaved: column {jt} = 2·{i}{plus} → {fn} of pair i = {i}"
         else:
-            half = dim // 2
+            half = live(dim // 2)
             where = (
-                f"concat: column {j} {'<' if fn == 'sin' else '≥'} d/2 = {half} → {fn} half, "
+                f"concat: column {jt} {'<' if fn == 'sin' else '≥'} d/2 = {half} → {fn} half, "
                 f"pair i = {i}"
             )
         return (
-            span(st, fn, f"<b>PE[{pt}, {j}]</b>")
-            + f" = {fn}({pt} · {b}<sup>−{e}/{dim}</sup>) = {fn}({pt} · "
-            f"{sig(float(cell['omega']), 4)}) = {fn}({num(float(cell['angle']), 4)}) = "
-            f"<b>{signed(float(cell['value']))}</b>"
-            f"<br><small>{where}; partner column {int(cell['partner'])} holds {_other(fn)}"
-            f"({pt} · ω<sub>{i}</sub>)</small>"
+            span(st, fn, f"<b>PE[{pt}, {jt}]</b>")
+            + f" = {fn}({pt} · {b}<sup>−{e}/{live(dim)}</sup>) = {fn}({pt} · "
+            f"{live(sig(float(cell['omega']), 4))}) = {fn}({live(num(float(cell['angle']), 4))})"
+            f" = <b>{live(signed(float(cell['value'])))}</b>"
+            f"<br><small>{where}; partner column {live(int(cell['partner']))} holds "
+            f"{_other(fn)}({pt} · ω<sub>{i}</sub>)</small>"
         )
 
     # -- vector -------------------------------------------------------------------------------

@@ -83,7 +83,7 @@ def test_big_table_is_computed_at_screen_resolution(panel: HeatmapPanel) -> None
     # and it says so
     n = round(1_000_000 / rows)
     assert "averaged over positions" in panel.heat_plot.getPlotItem().titleLabel.text
-    note = f"Each pixel column = mean over ~{n:,} positions".replace(",", "\u2009")
+    note = f"Each pixel column = mean over ~{n:,} positions".replace(",", "\u00a0")
     assert note in panel.hover_label.text()
     # the curve below is drawn with at most a few samples per pixel
     x, _ = panel.sel_curve.getData()
