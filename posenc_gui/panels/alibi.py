@@ -25,7 +25,6 @@ from decimal import Decimal
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QGraphicsItem
 
 from posenc_gui.core.rope import nice_ceil
@@ -33,8 +32,8 @@ from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.alibi import SPAN_FRACTIONS, AlibiModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
-from posenc_gui.widgets.style import LineStyle, Style, StyleBook
-from posenc_gui.widgets.styled import Dots, FormulaLabel, ReadoutLabel, live, span
+from posenc_gui.widgets.style import LineStyle, StyleBook
+from posenc_gui.widgets.styled import FormulaLabel, ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context
 
 #: Colour roles: the chosen ALiBi head, the other heads, attention without bias, RoPE.
@@ -78,8 +77,8 @@ class AlibiPanel(Panel):
         )
         # the bar's axis grows with its tick labels (−2.5 …) instead of writing its label on them
         self.heat_bar.getAxis("right").setWidth(None)
-        _steady_axis(b, self.heat_bar.getAxis("right"), "−0.25")
-        _steady_axis(b, self.heat_plot.getAxis("left"), "500")
+        styled.steady_axis(b, self.heat_bar.getAxis("right"), "−0.25")
+        styled.steady_axis(b, self.heat_plot.getAxis("left"), "500")
         self.mask_text = styled.text(b, self.heat_plot, "ink", anchor=(0.5, 0.5))
         self.query_row = styled.curve(b, self.heat_plot, "ink", "normal")
 
@@ -93,7 +92,7 @@ class AlibiPanel(Panel):
         )
         self.head_line = styled.curve(b, self.bias_plot, ALIBI_ROLE, "heavy")
         self.head_text = styled.text(b, self.bias_plot, ALIBI_ROLE, anchor=(1, 0))
-        _steady_axis(b, self.bias_plot.getAxis("left"), "−0.05")
+        styled.steady_axis(b, self.bias_plot.getAxis("left"), "−0.05")
 
         # ---- one query's attention -------------------------------------------------------------
         self.att_plot = styled.plot(
@@ -102,7 +101,7 @@ class AlibiPanel(Panel):
         )  # fmt: skip
         self.plain_curve = _line(b, self.att_plot, PLAIN_ROLE, "line")
         self.biased_curve = _line(b, self.att_plot, ALIBI_ROLE, "thick")
-        _steady_axis(b, self.att_plot.getAxis("left"), "0.025")
+        styled.steady_axis(b, self.att_plot.getAxis("left"), "0.025")
         self.query_line = styled.vline(
             b, self.att_plot, movable=True, tooltip="Drag to move the query position i"
         )
@@ -119,8 +118,8 @@ class AlibiPanel(Panel):
         self.rope_sampled = _line(b, self.cmp_plot, ROPE_ROLE, "thin", "dash")
         self.rope_curve = _line(b, self.cmp_plot, ROPE_ROLE, "thick")
         self.alibi_line = _line(b, self.cmp_plot, ALIBI_ROLE, "thick")
-        self.cross_dot = _dots(b, self.cmp_plot, ALIBI_ROLE, "large")
-        _steady_axis(b, self.cmp_plot.getAxis("left"), "−2.5")
+        self.cross_dot = styled.markers(b, self.cmp_plot, ALIBI_ROLE, "large")
+        styled.steady_axis(b, self.cmp_plot.getAxis("left"), "−2.5")
         self.cmp_label = ReadoutLabel("comparison_readout", self, b)
 
         # ---- views ------------------------------------------------------------------------------
@@ -241,7 +240,7 @@ class AlibiPanel(Panel):
         if self._heat_size != n:
             self._heat_size = n
             self.heat_image.setRect(0.0, 0.0, float(n), float(n))
-            _set_range(self.heat_plot, (0.0, float(n)), (0.0, float(n)))
+            styled.set_range(self.heat_plot, (0.0, float(n)), (0.0, float(n)))
             self.mask_text.setText("masked: −∞\n(key after query)")
             self.mask_text.setPos(0.72 * n, 0.25 * n)
         styled.set_title(
@@ -273,8 +272,8 @@ class AlibiPanel(Panel):
         if self._bias_range != rng:
             self._bias_range = rng
             pad = 0.02 * end
-            _set_range(self.bias_plot, (-pad, end + pad), (low, -0.04 * low))
-            _apply_transform(self.cmp_plot)  # x-linked: the comparison follows
+            styled.set_range(self.bias_plot, (-pad, end + pad), (low, -0.04 * low))
+            styled.apply_transform(self.cmp_plot)  # x-linked: the comparison follows
         ctx.record("distance", r, "distance r = i − j")
         ctx.record("bias_by_head", -slopes[:, None] * r[None, :], "bias −m_h·r, one row per head")
 
@@ -310,7 +309,7 @@ class AlibiPanel(Panel):
                 pad = 0.02 * (n - 1)
                 xs = (-pad, n - 1 + pad)
             self._att_range = (n, top)
-            _set_range(self.att_plot, xs, (0.0, top))
+            styled.set_range(self.att_plot, xs, (0.0, top))
         styled.move_line(self.query_line, float(i))
         kind = "zero logits" if v.as_str("logits") == "zero" else "random logits"
         styled.set_title(
@@ -387,7 +386,7 @@ class AlibiPanel(Panel):
         rng = (low, top)
         if self._cmp_range != rng:
             self._cmp_range = rng
-            _set_range(self.cmp_plot, None, (low, top))
+            styled.set_range(self.cmp_plot, None, (low, top))
         ctx.record("distance", r, "distance r = m − n")
         ctx.record("rope_expected_shift", expected, "RoPE: E[q·R k/√d](r) − E[…](0), closed form")
         ctx.record("rope_sampled_shift", sampled, "RoPE: mean over sampled (q, k), minus r = 0")
@@ -466,45 +465,6 @@ def _line(
     item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
     book.add(lambda st: item.setPen(st.pen(role, width, line)))
     return item
-
-
-def _dots(book: StyleBook, w: pg.PlotWidget, role: str, size: str) -> Dots:
-    """Markers like :func:`styled.dots` (filled, rimmed in the background colour) as
-    pre-rendered :class:`~posenc_gui.widgets.styled.Dots`, not a ``ScatterPlotItem``."""
-    item = Dots()
-    w.addItem(item)
-    book.add(lambda st: item.set_style(st.marker(size), st.pen("rim", "normal"), st.brush(role)))
-    return item
-
-
-def _steady_axis(book: StyleBook, axis: pg.AxisItem, widest: str) -> None:
-    """Reserve room for tick labels as wide as ``widest`` in the tick font; never shrink.
-
-    A new range whose tick labels are wider or narrower would otherwise re-lay the plot out
-    and paint it twice.
-    """
-
-    def apply(st: Style) -> None:
-        axis.textWidth = QFontMetrics(st.font("tick")).horizontalAdvance(widest)
-        axis.setStyle(autoReduceTextSpace=False)  # re-computes the width
-
-    book.add(apply)
-
-
-def _set_range(
-    plot: pg.PlotWidget, x: tuple[float, float] | None, y: tuple[float, float] | None
-) -> None:
-    """Show ``x`` and/or ``y`` (no padding) and apply the new view transform at once.
-
-    pyqtgraph applies a range change lazily, while painting; the items that follow the view
-    then ask for a second paint of the plot. Applied here, in the refresh, it is painted once.
-    """
-    plot.getPlotItem().getViewBox().setRange(xRange=x, yRange=y, padding=0.0)
-    _apply_transform(plot)
-
-
-def _apply_transform(plot: pg.PlotWidget) -> None:
-    plot.getPlotItem().getViewBox().updateMatrix()
 
 
 def _per_head(p: int) -> str:

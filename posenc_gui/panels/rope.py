@@ -31,8 +31,7 @@ import numpy as np
 import pyqtgraph as pg
 import shiboken6
 import torch
-from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QFontMetrics, QPainter, QPen, QPicture
+from PySide6.QtCore import QObject, QPointF, Signal
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from posenc_gui import core
@@ -54,8 +53,8 @@ from posenc_gui.state.rope import (
 )
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
-from posenc_gui.widgets.style import LineStyle, Style, StyleBook
-from posenc_gui.widgets.styled import Dots, ReadoutLabel, live, span
+from posenc_gui.widgets.style import LineStyle, StyleBook
+from posenc_gui.widgets.styled import ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context, Series
 
 #: The curves are binned to at least this many pixel columns (before the plot is laid out).
@@ -179,7 +178,7 @@ class RopePanel(Panel):
             tooltip="Drag to change the distance m − n (keeps m, moves n)",
         )  # fmt: skip
         self.bind_drag(self.distance_line, self._distance_dragged, self._distance_shown)
-        self.curve_dots = _dots(b, self.curve_plot, "ink", "large")
+        self.curve_dots = styled.markers(b, self.curve_plot, "ink", "large")
         self.curve_formula = ReadoutLabel("curve_formula", self, b)
         vb = self.curve_plot.getPlotItem().getViewBox()
         vb.sigXRangeChanged.connect(lambda *_: self.invalidate("x_range"))
@@ -208,9 +207,8 @@ class RopePanel(Panel):
         self.matrix_image, self.matrix_bar = styled.heatmap(
             b, self.matrix_plot, (-1.0, 1.0), "diverging", label="score"
         )
-        _fast_axis_lines(self.matrix_bar.getAxis("right"))
         self.diagonal_line = _line(b, self.matrix_plot, "ink", "normal", "dash")
-        self.matrix_dot = _dots(b, self.matrix_plot, "ink", "large")
+        self.matrix_dot = styled.markers(b, self.matrix_plot, "ink", "large")
         self.matrix_plot.scene().sigMouseClicked.connect(self._matrix_clicked)
         self.matrix_plot.setToolTip(
             "Click a cell to move the query to row m and the key to column n"
@@ -223,15 +221,7 @@ class RopePanel(Panel):
             (self.circle_plot, "-0.25"), (self.curve_plot, "-0.05"),
             (self.decay_plot, "0.0001"), (self.matrix_plot, "100000"),
         ):  # fmt: skip
-            _steady_axis(self.book, plot.getPlotItem().getAxis("left"), widest)
-            for side in ("left", "bottom"):
-                _fast_axis_lines(plot.getPlotItem().getAxis(side))
-            # the hidden top and right axes follow every range change too; with their default
-            # SI prefix each one re-sets its (invisible) label's HTML: ~0.1 ms per axis and move
-            for side in ("top", "right"):
-                axis = plot.getPlotItem().getAxis(side)
-                if not axis.isVisible():
-                    axis.enableAutoSIPrefix(False)
+            styled.steady_axis(self.book, plot.getPlotItem().getAxis("left"), widest)
 
         # ---- layout comparison ---------------------------------------------------------------
         self.layout_label = ReadoutLabel("layout_readout", self, b)
@@ -436,7 +426,7 @@ class RopePanel(Panel):
         lim = _steady(need, self._circle_lim, CIRCLE_SLACK)
         if lim != self._circle_lim:
             self._circle_lim = lim
-            _set_range(self.circle_plot, (-lim, lim), (-lim, lim))
+            styled.set_range(self.circle_plot, (-lim, lim), (-lim, lim))
         i = ctx.values.as_int("pair")
         styled.set_title(self.book, self.circle_plot, f"Pair i = {i} before and after rotation")
         ctx.record("q_pair", qp, "pair i of q (before rotation)")
@@ -556,8 +546,8 @@ class RopePanel(Panel):
             pad = 0.02 * rng
             vb = self.curve_plot.getPlotItem().getViewBox()
             vb.setLimits(xMin=-rng - pad, xMax=rng + pad)
-            _set_range(self.curve_plot, (-rng, rng), None)
-            _apply_transform(self.decay_plot)  # x-linked
+            styled.set_range(self.curve_plot, (-rng, rng), None)
+            styled.apply_transform(self.decay_plot)  # x-linked
         a, b, group = self._visible(rng)
         q, k = ctx["qk"]
         base, lay = v.as_float("base"), rope_layout(v.as_str("layout"))
@@ -610,7 +600,7 @@ class RopePanel(Panel):
         yr = (-lim, lim)
         if yr != self._curve_yrange:
             self._curve_yrange = yr
-            _set_range(self.curve_plot, None, yr)
+            styled.set_range(self.curve_plot, None, yr)
         st = ctx.style
         styled.set_title(
             self.book, self.curve_plot,
@@ -662,7 +652,7 @@ class RopePanel(Panel):
         )
         if yr != self._decay_yrange:
             self._decay_yrange = yr
-            _set_range(self.decay_plot, None, yr)
+            styled.set_range(self.decay_plot, None, yr)
         st = ctx.style
         styled.set_title(
             self.book, self.decay_plot,
@@ -819,7 +809,7 @@ class RopePanel(Panel):
         if (m0, n0, size) != self._window_shown:
             self._window_shown = (m0, n0, size)
             self.matrix_image.setRect(float(n0), float(m0), float(size), float(size))
-            _set_range(self.matrix_plot, (n0, n0 + size), (m0, m0 + size))
+            styled.set_range(self.matrix_plot, (n0, n0 + size), (m0, m0 + size))
         ctx.record("matrix", self._matrix, "score S[m, n] over the window")
         ctx.record("levels", [-self._level, self._level], "colour-bar range")
         ctx.record("window_start", [m0, n0], "first query and key positions of the window")
@@ -966,16 +956,6 @@ def _line(
     return item
 
 
-def _dots(book: StyleBook, w: pg.PlotWidget, role: str, size: str) -> Dots:
-    """Markers like :func:`styled.dots` (filled, rimmed in the background colour) as a
-    :class:`~posenc_gui.panels.sine.Dots`: one pre-rendered symbol blitted per point instead of
-    a ``ScatterPlotItem`` (~0.2 ms of per-point bookkeeping per ``setData`` and paint)."""
-    item = Dots()
-    w.addItem(item)
-    book.add(lambda st: item.set_style(st.marker(size), st.pen("rim", "normal"), st.brush(role)))
-    return item
-
-
 def _lower_thread_priority() -> None:
     """Run the calling (worker) thread at the lowest CPU priority, where the OS allows it.
 
@@ -985,87 +965,6 @@ def _lower_thread_priority() -> None:
     """
     with contextlib.suppress(AttributeError, OSError):  # elsewhere: normal priority
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
-
-
-def _steady_axis(book: StyleBook, axis: pg.AxisItem, widest: str) -> None:
-    """Reserve room for tick labels as wide as ``widest`` in the tick font; never shrink."""
-
-    def apply(st: Style) -> None:
-        axis.textWidth = QFontMetrics(st.font("tick")).horizontalAdvance(widest)
-        axis.setStyle(autoReduceTextSpace=False)  # re-computes the width
-
-    book.add(apply)
-
-
-def _fast_axis_lines(axis: pg.AxisItem) -> None:
-    """Paint ``axis``'s straight lines (axis line, ticks and grid lines) as 1-px rectangles.
-
-    Qt's raster engine blends a translucent 1-px cosmetic line pixel by pixel: the grid lines
-    of a plot cost ~0.05 ms each (4 ms for the decay plot's log axis), the same pixels as
-    filled rectangles ~1/30 of that. Pixel-identical for the solid 1-px cosmetic pens of the
-    style (a line from p1 to p2 covers the pixels of the rectangle 1 px wide around it, half a
-    pixel past each end); any other pen is drawn as a line. The tick labels stay in the axis's
-    picture.
-    """
-    no_pen = QPen(Qt.PenStyle.NoPen)
-    lines: list[tuple[QPen, QPointF, QPointF]] = []
-
-    def draw_picture(p: QPainter, axis_spec: Any, tick_specs: Any, text_specs: Any) -> None:
-        lines[:] = [axis_spec, *tick_specs]
-        pg.AxisItem.drawPicture(axis, p, (no_pen, *axis_spec[1:]), [], text_specs)
-
-    def paint(p: QPainter, opt: Any, widget: Any) -> None:
-        if axis.picture is None:  # as AxisItem.paint: the specs, then the picture (labels)
-            picture = QPicture()
-            painter = QPainter(picture)
-            try:
-                if axis.style["tickFont"]:
-                    painter.setFont(axis.style["tickFont"])
-                specs = axis.generateDrawSpecs(painter)
-                lines.clear()
-                if specs is not None:
-                    axis.drawPicture(painter, *specs)
-            finally:
-                painter.end()
-            axis.picture = picture
-        t = p.deviceTransform()
-        px, py = 1.0 / max(abs(t.m11()), 1e-9), 1.0 / max(abs(t.m22()), 1e-9)  # a device pixel
-        antialias = p.testRenderHint(QPainter.RenderHint.Antialiasing)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        for pen, p1, p2 in lines:
-            x1, y1, x2, y2 = p1.x(), p1.y(), p2.x(), p2.y()
-            thin = pen.isCosmetic() and pen.widthF() <= 1.0 and pen.style() == Qt.PenStyle.SolidLine
-            if thin and y1 == y2 and t.m12() == 0 and t.m21() == 0:
-                x = min(x1, x2)
-                p.fillRect(QRectF(x - px / 2, y1 - py / 2, abs(x2 - x1) + px, py), pen.color())
-            elif thin and x1 == x2 and t.m12() == 0 and t.m21() == 0:
-                y = min(y1, y2)
-                p.fillRect(QRectF(x1 - px / 2, y - py / 2, px, abs(y2 - y1) + py), pen.color())
-            else:
-                p.setPen(pen)
-                p.drawLine(p1, p2)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, antialias)
-        axis.picture.play(p)
-
-    axis.drawPicture = draw_picture
-    axis.paint = paint
-
-
-def _set_range(
-    plot: pg.PlotWidget, x: tuple[float, float] | None, y: tuple[float, float] | None
-) -> None:
-    """Show ``x`` and/or ``y`` (no padding) and apply the new view transform at once.
-
-    pyqtgraph applies a range change lazily, while painting; the items that follow the view
-    (markers, text, cached curves) then ask for a second paint of the plot. Applied here, in the
-    refresh, the plot is painted once.
-    """
-    plot.getPlotItem().getViewBox().setRange(xRange=x, yRange=y, padding=0.0)
-    _apply_transform(plot)
-
-
-def _apply_transform(plot: pg.PlotWidget) -> None:
-    plot.getPlotItem().getViewBox().updateMatrix()
 
 
 def _envelope(

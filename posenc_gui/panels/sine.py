@@ -19,7 +19,7 @@ import pyqtgraph as pg
 import torch
 from pyqtgraph.Qt.internals import PrimitiveArray
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QFontMetricsF, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QFontMetricsF, QPainter, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from posenc_gui import core
@@ -28,7 +28,7 @@ from posenc_gui.state.sine import LADDER_INPUTS, T_VIEW, TAU, WAVE_INPUTS, SineM
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
 from posenc_gui.widgets.style import Style, StyleBook
-from posenc_gui.widgets.styled import Dots, FormulaLabel, span
+from posenc_gui.widgets.styled import FormulaLabel, span
 from posenc_gui.widgets.views import Context
 
 WAVE_SAMPLES = 401  # >= 40 per period at 5 Hz, a segment per ~1.5 px at 1600 px: smooth
@@ -173,21 +173,6 @@ def _curve(
     return item
 
 
-def _dots(
-    book: StyleBook, w: pg.PlotWidget, role: str, size: str = "marker", rim: bool = True
-) -> Dots:
-    """A :class:`Dots` item styled like :func:`styled.dots` (filled, rimmed in the background)."""
-    item = Dots()
-    w.addItem(item)
-    book.add(
-        lambda st: item.set_style(
-            st.marker(size), st.pen("rim", "normal") if rim else QPen(Qt.PenStyle.NoPen),
-            st.brush(role),
-        )
-    )  # fmt: skip
-    return item
-
-
 def _bands(book: StyleBook, w: pg.PlotWidget, role: str) -> MinMaxBands:
     item = MinMaxBands()
     w.addItem(item)
@@ -222,7 +207,7 @@ class SinePanel(Panel):
             lambda x: self.state.set("cursor", round(min(max(x, 0.0), T_VIEW), 3)),
             lambda: self.state.as_float("cursor"),
         )
-        self.wave_dots = _dots(b, self.wave_plot, "ink", "large")
+        self.wave_dots = styled.markers(b, self.wave_plot, "ink", "large")
         self.wave_formula = FormulaLabel("wave_formula", self, b)
         # the curves follow the wave's shape; the cursor line and its dots follow the cursor too
         self.view("wave", self.wave_plot, ("amplitude", "frequency", "phase"), self._refresh_wave)
@@ -243,7 +228,7 @@ class SinePanel(Panel):
         self.radius_line = _curve(b, self.circle_plot, "ink", "line", cache=False)
         self.sin_proj = _curve(b, self.circle_plot, "sin", "bold", cache=False)
         self.cos_proj = _curve(b, self.circle_plot, "cos", "bold", cache=False)
-        self.circle_dot = _dots(b, self.circle_plot, "accent", "huge")
+        self.circle_dot = styled.markers(b, self.circle_plot, "accent", "huge")
         self._circle_amp = math.nan  # radius and arc the curves show now
         self._arc = (math.nan, math.nan)
         self.angle_text = styled.text(b, self.circle_plot, "accent", anchor=(0, 0))
@@ -273,7 +258,8 @@ class SinePanel(Panel):
             for role in ("sin", "cos")
         }
         self.ladder_samples = {
-            role: _dots(b, self.ladder_plot, role, "small", rim=False) for role in ("sin", "cos")
+            role: styled.markers(b, self.ladder_plot, role, "small", rim=False)
+            for role in ("sin", "cos")
         }
         # with more positions than pixels: per-column min–max bands instead of the curves
         self.ladder_bands = {role: _bands(b, self.ladder_plot, role) for role in ("sin", "cos")}
@@ -298,7 +284,7 @@ class SinePanel(Panel):
             ),
             lambda: float(self.state.as_int("position")),
         )
-        self.ladder_dots = _dots(b, self.ladder_plot, "ink", "marker")
+        self.ladder_dots = styled.markers(b, self.ladder_plot, "ink", "marker")
         self.ladder_formula = FormulaLabel("ladder_formula", self, b)
         self.vector_label = FormulaLabel("ladder_vector", self, b)
         self.view("ladder", self.ladder_plot, (*LADDER_CURVE_INPUTS, "frequencies",
