@@ -324,24 +324,24 @@ class AlibiPanel(Panel):
         # numbers marked live(): a step that changes only them edits them in place
         att, st, v = ctx["attention"], ctx.style, ctx.values
         i, h = v.as_int("query"), v.as_int("head")
-        seen = _live(integer(i + 1))
+        seen = live(integer(i + 1))
         if v.as_str("logits") == "zero":
             what = (
                 "Content logits all <b>zero</b>: without the bias every visible key gets "
-                f"1/(i+1) = 1/{seen} = {_live(num(att['self_weight_without_bias'], 4))}; "
+                f"1/(i+1) = 1/{seen} = {live(num(att['self_weight_without_bias'], 4))}; "
                 "with it, w<sub>j</sub> ∝ e<sup>−m(i−j)</sup>, a geometric fall-off."
             )
         else:
             what = (
                 "Content logits s<sub>j</sub> ~ N(0, 1) "
-                f"(seed {_live(integer(v.as_int('seed')))}); "
+                f"(seed {live(integer(v.as_int('seed')))}); "
                 "the bias multiplies each key's weight by e<sup>−m(i−j)</sup>."
             )
         spans = []
         for f in SPAN_FRACTIONS:
             pct = round(100 * f)
-            plain = _live(integer(att[f"keys_holding_{pct}_without_bias"]))
-            biased = _live(integer(att[f"keys_holding_{pct}_with_bias"]))
+            plain = live(integer(att[f"keys_holding_{pct}_without_bias"]))
+            biased = live(integer(att[f"keys_holding_{pct}_with_bias"]))
             spans.append(
                 f"{pct}% of the weight on the nearest {span(st, PLAIN_ROLE, plain)} → "
                 f"{span(st, ALIBI_ROLE, biased)} keys"
@@ -349,12 +349,12 @@ class AlibiPanel(Panel):
         self.att_label.set_html(
             f"{what}<br>"
             f"{span(st, PLAIN_ROLE, 'without bias')} → "
-            f"{span(st, ALIBI_ROLE, f'head {_live(integer(h))} bias')}: "
-            f"the query's own weight {_live(num(att['self_weight_without_bias'], 4))} → "
-            f"{_live(num(att['self_weight_with_bias'], 4))}; {'; '.join(spans)} "
+            f"{span(st, ALIBI_ROLE, f'head {live(integer(h))} bias')}: "
+            f"the query's own weight {live(num(att['self_weight_without_bias'], 4))} → "
+            f"{live(num(att['self_weight_with_bias'], 4))}; {'; '.join(spans)} "
             f"(of {seen}). Both rows sum to "
-            f"{_live(num(att['weight_sum_without_bias'], 6))} and "
-            f"{_live(num(att['weight_sum_with_bias'], 6))}."
+            f"{live(num(att['weight_sum_without_bias'], 6))} and "
+            f"{live(num(att['weight_sum_with_bias'], 6))}."
         )
         ctx.record(
             "self_weights",
@@ -410,25 +410,25 @@ class AlibiPanel(Panel):
         cross = float(ctx["crossing"]["alibi_passes_rope_floor_at"])
         d, rho = v.as_int("dim"), v.as_float("correlation")
         rope = span(st, ROPE_ROLE, "<b>RoPE</b> (solid: expectation; dashed: "
-                    f"mean of {_live(integer(v.as_int('samples')))} random pairs)")  # fmt: skip
-        alibi = span(st, ALIBI_ROLE, f"<b>ALiBi head {_live(integer(v.as_int('head')))}</b>")
+                    f"mean of {live(integer(v.as_int('samples')))} random pairs)")  # fmt: skip
+        alibi = span(st, ALIBI_ROLE, f"<b>ALiBi head {live(integer(v.as_int('head')))}</b>")
         beyond = " (beyond this axis)" if cross > v.as_int("positions") - 1 else ""
         # as long as the other case: a correlation reaching 0 keeps the label's height
         far = (
-            f"passes RoPE's floor at r = {_live(num(cross, 1))}{beyond}"
+            f"passes RoPE's floor at r = {live(num(cross, 1))}{beyond}"
             if rho > 0
             else "is the only penalty (ρ = 0: RoPE's expected logit is 0)"
         )
         self.cmp_label.set_html(
-            f"{rope}, d = {_live(integer(d))}, base {_live(sig(v.as_float('base'), 5))}, "
-            f"key k = ρq + √(1−ρ²)z, ρ = {_live(num(rho, 2))}: expected logit q·k/√d = ρ√d = "
-            f"{_live(num(rp['rope_expected_logit_at_zero'], 3))} at r = 0 (sampled "
-            f"{_live(num(rp['rope_sampled_logit_at_zero'], 3))}). Its change "
+            f"{rope}, d = {live(integer(d))}, base {live(sig(v.as_float('base'), 5))}, "
+            f"key k = ρq + √(1−ρ²)z, ρ = {live(num(rho, 2))}: expected logit q·k/√d = ρ√d = "
+            f"{live(num(rp['rope_expected_logit_at_zero'], 3))} at r = 0 (sampled "
+            f"{live(num(rp['rope_sampled_logit_at_zero'], 3))}). Its change "
             f"(2ρ/√d)·Σ<sub>i</sub>(cos rθ<sub>i</sub> − 1) is bounded: never below "
-            f"−2ρ√d = {_live(num(rp['rope_floor'], 2))} (dotted); lowest on this axis "
-            f"{_live(num(rp['rope_lowest_shift'], 3))} at "
-            f"r = {_live(integer(rp['rope_lowest_at']))}.<br>"
-            f"{alibi}: −m·r with m = {_live(sig(m, 4))} keeps falling linearly and {far}."
+            f"−2ρ√d = {live(num(rp['rope_floor'], 2))} (dotted); lowest on this axis "
+            f"{live(num(rp['rope_lowest_shift'], 3))} at "
+            f"r = {live(integer(rp['rope_lowest_at']))}.<br>"
+            f"{alibi}: −m·r with m = {live(sig(m, 4))} keeps falling linearly and {far}."
         )
         ctx.record(
             "rope_logit_at_zero",
@@ -446,13 +446,6 @@ def _pow(e: float) -> str:
         return f"2<sup>{integer(e)}</sup>"
     digits = len(Decimal(repr(abs(e))).normalize().as_tuple().digits)
     return f"2<sup>{sig(e, digits)}</sup>"
-
-
-def _live(text: str) -> str:
-    """``text`` marked :func:`~posenc_gui.widgets.styled.live`, unless it holds a thin space
-    (``10 000``): ``ReadoutLabel`` does not find such a value again in its document, so it is
-    left in the fixed text (a step that changes it sets the text anew)."""
-    return text if "\u202f" in text else live(text)
 
 
 def _line(
