@@ -186,12 +186,20 @@ def _position_ticks(values: list[float], scale: float, spacing: float) -> list[s
     return [f"{v * scale:g}".replace("-", "−") for v in values]
 
 
-def _integer_ticks(axis: pg.AxisItem) -> None:
-    """Only whole-number ticks on an axis of positions or dimension indices."""
+def _integer_ticks(axis: pg.AxisItem, memo: dict[Any, Any] | None = None) -> None:
+    """Only whole-number ticks on an axis of positions or dimension indices.
+
+    Axes that show the same range on the same length (the heatmap's and the curve plot's
+    position axes, the heatmap's and the vector plot's dimension axes) may share a ``memo``:
+    the second one then reuses the first one's tick levels (the last range only).
+    """
     original = axis.tickValues
 
     def tick_values(lo: float, hi: float, size: float) -> list[tuple[float, list[float]]]:
         lo, hi = min(lo, hi), max(lo, hi)  # inverted axes pass (top, bottom)
+        key = (lo, hi, size)
+        if memo is not None and key in memo:
+            return [(spacing, list(values)) for spacing, values in memo[key]]
         levels = [
             (spacing, [v for v in values if abs(v - round(v)) < 1e-6])
             for spacing, values in original(lo, hi, size)
@@ -200,6 +208,9 @@ def _integer_ticks(axis: pg.AxisItem) -> None:
         levels = [(spacing, values) for spacing, values in levels if values]
         if not levels:
             levels = [(1.0, [float(v) for v in range(math.ceil(lo), math.floor(hi) + 1)])]
+        if memo is not None:
+            memo.clear()
+            memo[key] = [(spacing, list(values)) for spacing, values in levels]
         return levels
 
     axis.tickValues = tick_values
@@ -525,8 +536,11 @@ class HeatmapPanel(Panel):
         self.heat_plot.invertY(True)
         self.heat_plot.hideButtons()
         self.heat_plot.getAxis("bottom").tickStrings = _position_ticks
-        for axis in (self.heat_plot.getAxis("bottom"), self.heat_plot.getAxis("left")):
-            _integer_ticks(axis)
+        #: Tick levels shared by the axes that show the same range on the same length.
+        self._position_ticks: dict[Any, Any] = {}
+        self._dimension_ticks: dict[Any, Any] = {}
+        _integer_ticks(self.heat_plot.getAxis("bottom"), self._position_ticks)
+        _integer_ticks(self.heat_plot.getAxis("left"), self._dimension_ticks)
         self.heat_vb: pg.ViewBox = self.heat_plot.getViewBox()
         self.heat_vb.disableAutoRange()
         self.image, self.colorbar = styled.heatmap(
@@ -558,7 +572,7 @@ class HeatmapPanel(Panel):
                 **{"font-size": st.css_pt("label"), "color": st.color("ink")},
             )
         )
-        _integer_ticks(self.vector_plot.getAxis("left"))
+        _integer_ticks(self.vector_plot.getAxis("left"), self._dimension_ticks)
         _steady_axis(b, self.vector_plot.getAxis("left"), "4000")
         self.vector_plot.invertY(True)
         self.vector_plot.hideButtons()
@@ -589,7 +603,7 @@ class HeatmapPanel(Panel):
             b, self.curve_plot.getViewBox(), (-1.0, -0.5, 0.0, 0.5, 1.0), vertical=False
         )
         self.curve_plot.getAxis("bottom").tickStrings = _position_ticks
-        _integer_ticks(self.curve_plot.getAxis("bottom"))
+        _integer_ticks(self.curve_plot.getAxis("bottom"), self._position_ticks)
         self.curve_vb: pg.ViewBox = self.curve_plot.getViewBox()
         self.curve_vb.disableAutoRange()
         self.curve_plot.setXLink(self.heat_plot)
