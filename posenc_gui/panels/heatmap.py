@@ -44,7 +44,7 @@ import pyqtgraph as pg
 import torch
 from pyqtgraph.Qt.internals import PrimitiveArray
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QFontMetrics, QPainter, QPen
+from PySide6.QtGui import QBrush, QFontMetrics, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsTextItem,
@@ -390,7 +390,29 @@ def _curve(book: StyleBook, plot: pg.PlotWidget, role: str, width: str) -> Pixel
     return item
 
 
-class TitleReadoutLabel(ReadoutLabel):
+class SteadyReadoutLabel(ReadoutLabel):
+    """A :class:`ReadoutLabel` that keeps its heights by width across in-place edits.
+
+    New numbers in an unchanged text rarely change its height, but ``set_html`` forgets every
+    height: a layout pass that follows (the controls' ranges change with ``positions`` and
+    ``dim``, re-laying out the column) then lays the whole table out again at two widths
+    (~0.35 ms each). Kept, the layout's answer is the previous height; the paint, which lays
+    the text out at the label's own width anyway, measures that height afresh, and a text that
+    needs more grows the label as before (heights only grow).
+    """
+
+    def set_html(self, html: str) -> None:
+        edited, heights = self.edited, dict(self._heights)
+        super().set_html(html)
+        if self.edited > edited:  # values replaced in place
+            self._heights = heights
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        self._heights.pop(max(self.width(), 1), None)  # measured afresh at the paint width
+        super().paintEvent(event)
+
+
+class TitleReadoutLabel(SteadyReadoutLabel):
     """A :class:`ReadoutLabel` in the title font (the hover formula, edited in place).
 
     ``ReadoutLabel`` takes no ``kind``: the title font is applied after its own style, the
@@ -526,7 +548,7 @@ class HeatmapPanel(Panel):
         self.explainer_button.clicked.connect(lambda: self.apply_preset("explainer"))
         self.notebook_button.clicked.connect(lambda: self.apply_preset("notebook"))
         self.reset_view_button.clicked.connect(self.reset_view)
-        self.readout_label = ReadoutLabel("heatmap_readouts", self, b)
+        self.readout_label = SteadyReadoutLabel("heatmap_readouts", self, b)
 
         # ---- heatmap -----------------------------------------------------------------------
         self.heat_plot = styled.plot(

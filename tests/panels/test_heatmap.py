@@ -12,7 +12,7 @@ import pytest
 import torch
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QComboBox, QPushButton, QSlider, QSpinBox
+from PySide6.QtWidgets import QApplication, QComboBox, QPushButton, QSlider, QSpinBox
 from pytestqt.qtbot import QtBot
 
 from posenc_gui import cli, core
@@ -649,3 +649,25 @@ def test_hover_and_curve_labels_keep_their_lines(panel: HeatmapPanel) -> None:
         counts.add((panel.hover_label.text().count("<br>"), panel.curve_label.text().count("<br>")))
     assert len(counts) == 1
     assert "mean over" in panel.hover_label.text() or "One image column" in panel.hover_label.text()
+
+
+def test_readouts_keep_their_heights_across_in_place_edits(panel: HeatmapPanel) -> None:
+    """New numbers (controls re-laid out by new ranges) do not lay the table out again."""
+    label = panel.readout_label
+    label.repaint()
+    widths: list[float] = []
+    doc = label._doc
+    original = doc.setTextWidth
+    doc.setTextWidth = lambda w: (widths.append(w), original(w))  # type: ignore[method-assign]
+    try:
+        for dim in (256, 512, 1024):  # new ranges of the dimension and shown_dims controls
+            edited = label.edited
+            panel.state.set("dim", dim)
+            panel.refresh_now()
+            QApplication.processEvents()  # the layout pass, then the paint
+            QApplication.processEvents()
+            assert label.edited == edited + 1
+    finally:
+        doc.setTextWidth = original  # type: ignore[method-assign]
+    assert widths == []
+    assert label.height() >= label.heightForWidth(label.width())
