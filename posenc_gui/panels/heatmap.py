@@ -605,8 +605,8 @@ class HeatmapPanel(Panel):
             b, self.vector_plot.getViewBox(), (-1.0, -0.5, 0.0, 0.5, 1.0), vertical=True
         )
         # thin connecting lines, drawn only while d is small, and one dot per column
-        self.vec_sin_line = _curve(b, self.vector_plot, "sin", "thin")
-        self.vec_cos_line = _curve(b, self.vector_plot, "cos", "thin")
+        self.vec_sin_line = styled.curve(b, self.vector_plot, "sin", "thin")
+        self.vec_cos_line = styled.curve(b, self.vector_plot, "cos", "thin")
         self.vec_sin = _dots(b, self.vector_plot, "sin", "dot")
         self.vec_cos = _dots(b, self.vector_plot, "cos", "dot")
         self.vec_dim_line = self._crosshair(self.vector_plot, 0, "Drag to choose the dimension j")
@@ -1080,7 +1080,7 @@ class HeatmapPanel(Panel):
             dots.setData(x, y)
             if lines:
                 line.setData(x, y)
-            elif len(line.xData):  # an empty line is not emptied again (no repaint)
+            elif line.xData is not None and len(line.xData):  # emptied once, not every step
                 line.setData(empty, empty)
         ctx.record("vector", vec, f"PE[{p}, j]")
         ctx.record("is_sin", is_sin, "column holds a sine")
