@@ -671,3 +671,21 @@ def test_readouts_keep_their_heights_across_in_place_edits(panel: HeatmapPanel) 
         doc.setTextWidth = original  # type: ignore[method-assign]
     assert widths == []
     assert label.height() >= label.heightForWidth(label.width())
+
+
+def test_aligned_position_axes_share_their_drawing_specs(panel: HeatmapPanel) -> None:
+    """The heatmap's and the curve plot's position axes draw the same thing: computed once."""
+    from PySide6.QtGui import QPainter, QPicture
+
+    panel.state.set("positions", 5000)
+    panel.refresh_now()
+    heat, curve = panel.heat_plot.getAxis("bottom"), panel.curve_plot.getAxis("bottom")
+    picture = QPicture()
+    painter = QPainter(picture)
+    try:
+        first = heat.generateDrawSpecs(painter)
+        assert curve.generateDrawSpecs(painter) is first
+        curve.setStyle(tickLength=7)  # a different look: computed anew
+        assert curve.generateDrawSpecs(painter) is not first
+    finally:
+        painter.end()
