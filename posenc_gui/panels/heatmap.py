@@ -44,7 +44,7 @@ import pyqtgraph as pg
 import torch
 from pyqtgraph.Qt.internals import PrimitiveArray
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QFontMetrics, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QBrush, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsTextItem,
@@ -228,7 +228,8 @@ def _specs_key(axis: pg.AxisItem) -> tuple[Any, ...] | None:
     return (
         axis.orientation, tuple(axis.range), rect.width(), rect.height(), axis.grid,
         axis.logMode, axis.scale, axis.autoSIPrefixScale, axis._tickLevels is None,
-        axis.tickStrings, None if font is None else font.toString(),
+        getattr(axis.tickStrings, "__func__", axis.tickStrings),  # the same method of each axis
+        None if font is None else font.toString(),
         *(repr(style[k]) for k in sorted(style) if k != "tickFont"),
         axis.pen().color().rgba(), axis.pen().widthF(), axis.textPen().color().rgba(),
         axis.tickPen().color().rgba(), axis.tickPen().widthF(),
@@ -507,20 +508,6 @@ def _settle(*boxes: pg.ViewBox) -> None:
         vb.prepareForPaint()
 
 
-def _steady_axis(book: StyleBook, axis: pg.AxisItem, widest: str) -> None:
-    """Reserve room for tick labels as wide as ``widest`` in the tick font (never shrinking).
-
-    The vector plot's dimension axis follows the shown columns: ticks growing from "8" to
-    "120" would otherwise widen the axis, re-lay the plot out and paint it twice.
-    """
-
-    def apply(st: Style) -> None:
-        axis.textWidth = QFontMetrics(st.font("tick")).horizontalAdvance(widest)
-        axis.setStyle(autoReduceTextSpace=False)  # re-computes the width
-
-    book.add(apply)
-
-
 def _cache_line(line: pg.InfiniteLine) -> None:
     """Keep a line's pixels: a plot repainted under it (new curve, moved marker) blits them.
 
@@ -640,7 +627,7 @@ class HeatmapPanel(Panel):
             )
         )
         _integer_ticks(self.vector_plot.getAxis("left"), self._dimension_ticks)
-        _steady_axis(b, self.vector_plot.getAxis("left"), "4000")
+        _share_specs(self.heat_plot.getAxis("left"), self.vector_plot.getAxis("left"))
         self.vector_plot.invertY(True)
         self.vector_plot.hideButtons()
         self.vector_plot.setXRange(-1.15, 1.15, padding=0)
@@ -809,6 +796,10 @@ class HeatmapPanel(Panel):
         width = round(AXIS_WIDTH * st.scale)
         self.heat_plot.getAxis("left").setWidth(width)
         self.curve_plot.getAxis("left").setWidth(width)
+        # the vector plot's dimension axis as wide as the heatmap's: a steady width (ticks
+        # growing from "8" to "120" would re-lay the plot out and paint it twice), and the
+        # same drawing as the heatmap's axis beside it (shared, see _share_specs)
+        self.vector_plot.getAxis("left").setWidth(width)
 
     def _button(self, parent: QWidget, name: str, text: str, tip: str) -> QPushButton:
         button = QPushButton(text, parent)

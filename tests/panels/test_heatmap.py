@@ -673,7 +673,7 @@ def test_readouts_keep_their_heights_across_in_place_edits(panel: HeatmapPanel) 
     assert label.height() >= label.heightForWidth(label.width())
 
 
-def test_aligned_position_axes_share_their_drawing_specs(panel: HeatmapPanel) -> None:
+def test_aligned_axes_share_their_drawing_specs(panel: HeatmapPanel) -> None:
     """The heatmap's and the curve plot's position axes draw the same thing: computed once."""
     from PySide6.QtGui import QPainter, QPicture
 
@@ -687,5 +687,9 @@ def test_aligned_position_axes_share_their_drawing_specs(panel: HeatmapPanel) ->
         assert curve.generateDrawSpecs(painter) is first
         curve.setStyle(tickLength=7)  # a different look: computed anew
         assert curve.generateDrawSpecs(painter) is not first
+        # the dimension axes of the heatmap and of the vector beside it, equally wide
+        left, vec = panel.heat_plot.getAxis("left"), panel.vector_plot.getAxis("left")
+        assert left.width() == vec.width()
+        assert vec.generateDrawSpecs(painter) is left.generateDrawSpecs(painter)
     finally:
         painter.end()
