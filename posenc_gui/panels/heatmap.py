@@ -44,7 +44,7 @@ import pyqtgraph as pg
 import torch
 from pyqtgraph.Qt.internals import PrimitiveArray
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QBrush, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsTextItem,
@@ -64,7 +64,7 @@ from posenc_gui.core.sinusoidal import (
 from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.heatmap import PRESETS, HeatmapModel, shown_count
 from posenc_gui.widgets import styled
-from posenc_gui.widgets.fmt import num, sig, signed
+from posenc_gui.widgets.fmt import integer, num, sig, signed
 from posenc_gui.widgets.style import Style, StyleBook
 from posenc_gui.widgets.styled import Dots, ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context
@@ -160,29 +160,14 @@ def _pixels(vb: pg.ViewBox, horizontal: bool) -> int:
     return int(min(max(round(float(size)), MIN_SAMPLES), MAX_SAMPLES))
 
 
-def _int_text(n: int) -> str:
-    """Integers with thin-space thousands separators (1 000 000) for legibility."""
-    return f"{n:,}".replace(",", "\u2009")
-
-
-def _live_text(text: str) -> str:
-    """A :func:`live` value whose thousands separators are no-break spaces.
-
-    The rich-text parser turns thin spaces into plain ones, so a value holding one would
-    never be found again in the document (and be parsed anew each time); a no-break space
-    survives it, looks the same and keeps the number on one line.
-    """
-    return live(text.replace("\u2009", "\u00a0"))
-
-
 def _base_text(base: float) -> str:
-    return _int_text(int(base)) if float(base).is_integer() else sig(base, 5)
+    return integer(int(base)) if float(base).is_integer() else sig(base, 5)
 
 
 def _position_ticks(values: list[float], scale: float, spacing: float) -> list[str]:
     """Tick labels for position axes: whole numbers in full (1 000 000, not 1e+06)."""
     if spacing * scale >= 1:
-        return [_int_text(round(v * scale)) for v in values]
+        return [integer(round(v * scale)) for v in values]
     return [f"{v * scale:g}".replace("-", "−") for v in values]
 
 
@@ -436,67 +421,6 @@ def _curve(book: StyleBook, plot: pg.PlotWidget, role: str, width: str) -> Pixel
     return item
 
 
-class SteadyReadoutLabel(ReadoutLabel):
-    """A :class:`ReadoutLabel` that keeps its heights by width across in-place edits.
-
-    New numbers in an unchanged text rarely change its height, but ``set_html`` forgets every
-    height: a layout pass that follows (the controls' ranges change with ``positions`` and
-    ``dim``, re-laying out the column) then lays the whole table out again at two widths
-    (~0.35 ms each). Kept, the layout's answer is the previous height; the paint, which lays
-    the text out at the label's own width anyway, measures that height afresh, and a text that
-    needs more grows the label as before (heights only grow).
-    """
-
-    def set_html(self, html: str) -> None:
-        edited, heights = self.edited, dict(self._heights)
-        super().set_html(html)
-        if self.edited > edited:  # values replaced in place
-            self._heights = heights
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        self._heights.pop(max(self.width(), 1), None)  # measured afresh at the paint width
-        super().paintEvent(event)
-
-
-class TitleReadoutLabel(SteadyReadoutLabel):
-    """A :class:`ReadoutLabel` in the title font (the hover formula, edited in place).
-
-    ``ReadoutLabel`` takes no ``kind``: the title font is applied after its own style, the
-    way ``FormulaLabel`` applies a kind.
-    """
-
-    def __init__(self, name: str, parent: QWidget | None, book: StyleBook) -> None:
-        super().__init__(name, parent, book)
-        book.add(self._title_font)
-
-    def _title_font(self, st: Style) -> None:
-        self.setFont(st.font("title"))
-        self._doc.setDefaultFont(self.font())
-        self._forget_sizes()
-        self._needed = 0
-        self.setMinimumHeight(0)
-        self.updateGeometry()
-        self.update()
-
-
-def _dots(book: StyleBook, plot: pg.PlotWidget, role: str, size: str, rim: bool = True) -> Dots:
-    """Markers of one look (a sprite blitted per point), styled like :func:`styled.dots`.
-
-    ``pg.ScatterPlotItem`` keeps a record per point (pen, brush, symbol atlas entry): a new
-    number of points, or a new size, rebuilds them all (~25 ms for the 2 × 2048 dots of the
-    vector at d = 4096).
-    """
-    item = Dots()
-    plot.addItem(item)
-    book.add(
-        lambda st: item.set_style(
-            st.marker(size), st.pen("rim", "normal") if rim else QPen(Qt.PenStyle.NoPen),
-            st.brush(role),
-        )
-    )  # fmt: skip
-    return item
-
-
 def _settle(*boxes: pg.ViewBox) -> None:
     """Apply new view ranges now, not in the next paint.
 
@@ -580,7 +504,7 @@ class HeatmapPanel(Panel):
         self.explainer_button.clicked.connect(lambda: self.apply_preset("explainer"))
         self.notebook_button.clicked.connect(lambda: self.apply_preset("notebook"))
         self.reset_view_button.clicked.connect(self.reset_view)
-        self.readout_label = SteadyReadoutLabel("heatmap_readouts", self, b)
+        self.readout_label = ReadoutLabel("heatmap_readouts", self, b)
 
         # ---- heatmap -----------------------------------------------------------------------
         self.heat_plot = styled.plot(
@@ -611,7 +535,7 @@ class HeatmapPanel(Panel):
         b.add(self._style_image)
         self.pos_line = self._crosshair(self.heat_plot, 90, "Drag to choose the position p")
         self.dim_line = self._crosshair(self.heat_plot, 0, "Drag to choose the dimension j")
-        self.hover_label = TitleReadoutLabel("hover_formula", self, b)
+        self.hover_label = ReadoutLabel("hover_formula", self, b, "title")
         self.formula_label = ReadoutLabel("heatmap_formula", self, b)
 
         # ---- encoding vector (shares the dimension axis) -----------------------------------
@@ -639,10 +563,10 @@ class HeatmapPanel(Panel):
         # thin connecting lines, drawn only while d is small, and one dot per column
         self.vec_sin_line = styled.curve(b, self.vector_plot, "sin", "thin")
         self.vec_cos_line = styled.curve(b, self.vector_plot, "cos", "thin")
-        self.vec_sin = _dots(b, self.vector_plot, "sin", "dot")
-        self.vec_cos = _dots(b, self.vector_plot, "cos", "dot")
+        self.vec_sin = styled.markers(b, self.vector_plot, "sin", "dot")
+        self.vec_cos = styled.markers(b, self.vector_plot, "cos", "dot")
         self.vec_dim_line = self._crosshair(self.vector_plot, 0, "Drag to choose the dimension j")
-        self.vec_marker = _dots(b, self.vector_plot, "ink", "large")
+        self.vec_marker = styled.markers(b, self.vector_plot, "ink", "large")
 
         # ---- selected dimension over positions (shares the position axis) ------------------
         self.curve_plot = styled.plot(
@@ -667,10 +591,10 @@ class HeatmapPanel(Panel):
         # integer samples: one item per function (fixed colour; the selected one on top), so
         # that a step from a sine to a cosine column recolours nothing
         self.samples = {
-            fn: _dots(b, self.curve_plot, fn, "small", rim=False) for fn in ("sin", "cos")
+            fn: styled.markers(b, self.curve_plot, fn, "small", rim=False) for fn in ("sin", "cos")
         }
         self.curve_pos_line = self._crosshair(self.curve_plot, 90, "Drag to choose the position p")
-        self.curve_markers = _dots(b, self.curve_plot, "ink", "huge")
+        self.curve_markers = styled.markers(b, self.curve_plot, "ink", "huge")
         self.curve_label = ReadoutLabel("dimension_readout", self, b)
 
         # ---- wavelengths -------------------------------------------------------------------
@@ -688,8 +612,8 @@ class HeatmapPanel(Panel):
         # PlotDataItem log-transforms its data, keeps datasets and rebuilds a scatter per set
         self.wl_full = self._wl_curve("accent")
         self.wl_never = self._wl_curve("third")
-        self.wl_full_dots = _dots(b, self.wl_plot, "accent", "dot")
-        self.wl_never_dots = _dots(b, self.wl_plot, "third", "dot")
+        self.wl_full_dots = styled.markers(b, self.wl_plot, "accent", "dot")
+        self.wl_never_dots = styled.markers(b, self.wl_plot, "third", "dot")
         for dots in (self.wl_full_dots, self.wl_never_dots):  # the marker moves over them
             dots.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         # a ring at (i, log10 λ_i): a bare marker item, not a PlotDataItem whose setData
@@ -1029,7 +953,7 @@ class HeatmapPanel(Panel):
         if self.image_mean_over > 1.0:
             note = (
                 "<b>Each pixel column = mean over "
-                f"~{_live_text(_int_text(round(self.image_mean_over)))} "
+                f"~{live(integer(round(self.image_mean_over)))} "
                 "positions</b> <small>(one sampled position per pixel would alias into moiré "
                 "arcs; zoom in to see single positions)</small>"
             )
@@ -1047,8 +971,8 @@ class HeatmapPanel(Panel):
             mean = float(self.image_table[r, rows[0]])
             html += (
                 "<br><small>its pixel column shows the mean over positions "
-                f"{_live_text(_int_text(a))}…{_live_text(_int_text(b))} "
-                f"({_live_text(_int_text(b - a + 1))} positions): "
+                f"{live(integer(a))}…{live(integer(b))} "
+                f"({live(integer(b - a + 1))} positions): "
                 f"<b>{live(signed(mean))}</b></small>"
             )
             ctx.record("pixel_mean", mean, f"mean of PE[{a}…{b}, {j}]")
@@ -1070,10 +994,10 @@ class HeatmapPanel(Panel):
         :class:`~posenc_gui.widgets.styled.ReadoutLabel`, which edits them in place).
         """
         dim, layout = int(values["dim"]), str(values["layout"])
-        b = _live_text(_base_text(float(values["base"])))
+        b = live(_base_text(float(values["base"])))
         p, j, fn = int(cell["position"]), int(cell["dimension"]), str(cell["function"])
         i, e = live(int(cell["pair"])), live(int(cell["exponent"]))
-        pt, jt = _live_text(_int_text(p)), live(j)
+        pt, jt = live(integer(p)), live(j)
         if layout == "interleaved":
             plus = "" if fn == "sin" else " + 1"
             where = f"interleaved: column {jt} = 2·{i}{plus} → {fn} of pair i = {i}"
@@ -1214,7 +1138,7 @@ class HeatmapPanel(Panel):
             )
             + f", ω<sub>{live(pair)}</sub> = {live(sig(float(col['omega']), 5))}, λ = "
             f"{live(sig(float(col['selected_wavelength'])))}: {live(num(turns, 2))} turns over "
-            f"positions 0…{_live_text(_int_text(positions - 1))}."
+            f"positions 0…{live(integer(positions - 1))}."
         )
         if self.curve_is_band:  # a second line either way: a label that grows re-lays out
             text += (
@@ -1267,7 +1191,7 @@ class HeatmapPanel(Panel):
         self.span_line.setVisible(span_ >= 1)
         if span_ >= 1:
             self.span_line.setValue(math.log10(span_))
-            self.span_line.label.setFormat(f"last position L−1 = {_int_text(span_)}")
+            self.span_line.label.setFormat(f"last position L−1 = {integer(span_)}")
         ctx.record("pair", i, "pair i")
         ctx.record("wavelength", lam, "λ_i = 2π/ω_i", "positions")
         ctx.record("span", span_, "last position L−1", "positions")
@@ -1284,7 +1208,7 @@ class HeatmapPanel(Panel):
         k, n, never = (int(spec[key]) for key in ("full_turn_pairs", "pairs", "never_turn_pairs"))
         self.turns_label.set_html(
             span(st, "accent", f"<b>{live(k)} of {live(n)} pairs</b>")
-            + f" complete ≥ 1 full turn within positions 0…{_live_text(_int_text(positions - 1))} "
+            + f" complete ≥ 1 full turn within positions 0…{live(integer(positions - 1))} "
             "(λ<sub>i</sub> ≤ L−1); " + span(st, "third", f"<b>{live(never)}</b>") + " never do."
         )
         ctx.record("full_turn_pairs", k, "pairs with ≥ 1 full turn")
@@ -1309,8 +1233,8 @@ class HeatmapPanel(Panel):
             )
         self.formula_label.set_html(
             f"Layout {this}; &nbsp; ω<sub>i</sub> = base<sup>−2i/d</sup> = "
-            f"{_live_text(b)}<sup>−2i/{live(dim)}</sup>, i = 0…{live(half - 1)}; &nbsp; positions "
-            f"p = 0…{_live_text(_int_text(positions - 1))}. Colour scale fixed to [−1, 1]."
+            f"{live(b)}<sup>−2i/{live(dim)}</sup>, i = 0…{live(half - 1)}; &nbsp; positions "
+            f"p = 0…{live(integer(positions - 1))}. Colour scale fixed to [−1, 1]."
         )
         ctx.record("base", v.as_float("base"), "base")
 
@@ -1324,7 +1248,7 @@ class HeatmapPanel(Panel):
         self.readout_label.set_html(
             styled.table_html(
                 [
-                    ("Position p", _live_text(_int_text(p))),
+                    ("Position p", live(integer(p))),
                     ("Dimension j", f"{live(j)} = {live(fn)} of pair i = {live(pair)}"),
                     ("Partner column", f"{live(partner)} ({live(other)})"),
                     ("ω<sub>i</sub> = base<sup>−2i/d</sup>", live(sig(float(col["omega"]), 5))),

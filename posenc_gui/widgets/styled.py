@@ -602,10 +602,18 @@ class ReadoutLabel(FormulaLabel):
     ones are replaced in one edit block, each keeping its character format — the document is
     then exactly what ``setHtml`` of the new text builds, without parsing the HTML and laying the
     whole text out again (tables especially). Otherwise the text is set anew.
+
+    After an in-place edit the heights measured by width are kept: new numbers rarely change
+    a text's height, and a layout pass that follows (a control's new range re-lays out the
+    column) would otherwise lay the whole text out again at every width it asks. The paint
+    measures the height at its own width afresh, so a text that needs more still grows the
+    label.
     """
 
-    def __init__(self, name: str, parent: QWidget | None, book: StyleBook) -> None:
-        super().__init__(name, parent, book)
+    def __init__(
+        self, name: str, parent: QWidget | None, book: StyleBook, kind: str = "text"
+    ) -> None:
+        super().__init__(name, parent, book, kind)
         self._doc.setUndoRedoEnabled(False)  # in-place edits must not pile up undo steps
         self._skeleton: list[str] = []
         self._values: list[str] = []
@@ -624,8 +632,11 @@ class ReadoutLabel(FormulaLabel):
             return
         self._html = clean
         if self._slots is not None and skeleton == self._skeleton and all(values):
+            heights = dict(self._heights)
             self._replace(values)
             self.edited += 1
+            self._forget_sizes()
+            self._heights = heights
         else:
             anchored = skeleton[0] + "".join(
                 f"<a name='v{i}'>{html_escape(v, quote=False)}</a>{rest}"
@@ -635,9 +646,13 @@ class ReadoutLabel(FormulaLabel):
             self._skeleton, self._values = skeleton, values
             self._slots = self._find_slots(values)
             self.parsed += 1
-        self._forget_sizes()
+            self._forget_sizes()
         self.setAccessibleDescription(_TAG.sub("", clean).replace("&nbsp;", " "))
         self.update()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        self._heights.pop(max(self.width(), 1), None)  # measured afresh at the paint width
+        super().paintEvent(event)
 
     def _find_slots(self, values: list[str]) -> list[tuple[int, int, QTextCharFormat]] | None:
         """Where the anchored values are (None if one is not found as set: then texts are set

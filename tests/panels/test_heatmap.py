@@ -20,6 +20,7 @@ from posenc_gui.panels.heatmap import MAX_SAMPLES, HeatmapPanel, axis_samples, p
 from posenc_gui.state import ParamState
 from posenc_gui.state.heatmap import HeatmapModel
 from posenc_gui.widgets import style as S  # noqa: N812 (the brief's spelling)
+from posenc_gui.widgets.fmt import integer
 
 DIVERGING = S.COLORMAPS["diverging"]
 
@@ -83,7 +84,7 @@ def test_big_table_is_computed_at_screen_resolution(panel: HeatmapPanel) -> None
     # and it says so
     n = round(1_000_000 / rows)
     assert "averaged over positions" in panel.heat_plot.getPlotItem().titleLabel.text
-    note = f"Each pixel column = mean over ~{n:,} positions".replace(",", "\u00a0")
+    note = f"Each pixel column = mean over ~{integer(n)} positions"
     assert note in panel.hover_label.text()
     # the curve below is drawn with at most a few samples per pixel
     x, _ = panel.sel_curve.getData()
@@ -221,7 +222,7 @@ def test_formula_labels_show_the_numbers(panel: HeatmapPanel) -> None:
     assert "PE[37, 12]" in text and "−12/128" in text
     assert f"{w:.4f}" in text and f"+{math.sin(37 * w):.4f}" in text
     formula = panel.formula_label.text()
-    assert "10\u00a0000<sup>−2i/128</sup>" in formula and "interleaved" in formula
+    assert "10\u202f000<sup>−2i/128</sup>" in formula and "interleaved" in formula
     panel.state.update({"layout": "concat", "dimension": 70})
     panel.refresh_now()
     text = panel.hover_label.text()
