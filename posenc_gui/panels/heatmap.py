@@ -42,8 +42,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 import torch
-from pyqtgraph.Qt.internals import PrimitiveArray
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -328,99 +327,6 @@ class ViewGuides(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyp
                 p.drawLine(QPointF(0.0, y), QPointF(w, y))
 
 
-class PixelCurve(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
-    """A polyline (``connect="all"``) or separate segments (``"pairs"``) drawn in device pixels.
-
-    What ``pg.PlotCurveItem`` draws with the app's segmented thick lines, cheaper: the points
-    are mapped to pixels with numpy and the segments drawn with an identity transform (a thick
-    antialiased pen stroked through the view's scaling costs Qt about twice as much), without
-    its per-set bookkeeping. Exposes ``xData``, ``yData``, ``getData()`` and ``opts["pen"]``.
-    Cached (``DeviceCoordinateCache``): a marker moving over it blits its pixels.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.xData = np.zeros(0)
-        self.yData = np.zeros(0)
-        self.opts: dict[str, Any] = {"pen": QPen(), "antialias": True, "connect": "all"}
-        self._lines = PrimitiveArray(QLineF, 4)
-        self._rect: QRectF | None = None
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-
-    def setPen(self, pen: QPen) -> None:
-        self.prepareGeometryChange()
-        self.opts["pen"] = QPen(pen)
-        self._rect = None
-        self.update()
-
-    def setData(
-        self, x: np.ndarray, y: np.ndarray, antialias: bool = True, connect: str = "all"
-    ) -> None:
-        self.prepareGeometryChange()
-        self.xData = np.asarray(x, dtype=np.float64)
-        self.yData = np.asarray(y, dtype=np.float64)
-        self.opts["antialias"], self.opts["connect"] = antialias, connect
-        self._rect = None
-        self.update()
-
-    def getData(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.xData, self.yData
-
-    def viewTransformChanged(self) -> None:
-        self.prepareGeometryChange()  # the bounds reach half a pen width (pixels) past the data
-        self._rect = None
-        super().viewTransformChanged()
-
-    def boundingRect(self) -> QRectF:
-        if self._rect is None:
-            self._rect = self._bounds()
-        return self._rect
-
-    def _bounds(self) -> QRectF:
-        if len(self.xData) < 2:
-            return QRectF()
-        px, py = self.pixelVectors()
-        pad = 0.5 * self.opts["pen"].widthF() + 2.0  # square caps reach w/2·√2 past the ends
-        dx = 0.0 if px is None else pad * px.length()
-        dy = 0.0 if py is None else pad * py.length()
-        x0, x1 = float(self.xData.min()), float(self.xData.max())
-        y0, y1 = float(self.yData.min()), float(self.yData.max())
-        return QRectF(x0 - dx, y0 - dy, x1 - x0 + 2 * dx, y1 - y0 + 2 * dy)
-
-    def paint(
-        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        x, y = self.xData, self.yData
-        if len(x) < 2:
-            return
-        t = p.transform()
-        xs = t.m11() * x + t.m21() * y + t.dx()
-        ys = t.m12() * x + t.m22() * y + t.dy()
-        if self.opts["connect"] == "pairs":
-            n = len(xs) // 2
-            self._lines.resize(n)
-            lines = self._lines.ndarray()
-            lines[:, 0], lines[:, 1] = xs[0 : 2 * n : 2], ys[0 : 2 * n : 2]
-            lines[:, 2], lines[:, 3] = xs[1 : 2 * n : 2], ys[1 : 2 * n : 2]
-        else:
-            self._lines.resize(len(xs) - 1)
-            lines = self._lines.ndarray()
-            lines[:, 0], lines[:, 1] = xs[:-1], ys[:-1]
-            lines[:, 2], lines[:, 3] = xs[1:], ys[1:]
-        p.resetTransform()
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, bool(self.opts["antialias"]))
-        p.setPen(self.opts["pen"])
-        p.drawLines(*self._lines.drawargs())
-
-
-def _curve(book: StyleBook, plot: pg.PlotWidget, role: str, width: str) -> PixelCurve:
-    """An empty :class:`PixelCurve` on ``plot`` in the pen of ``role`` and ``width``."""
-    item = PixelCurve()
-    plot.addItem(item)
-    book.add(lambda st: item.setPen(st.pen(role, width)))
-    return item
-
-
 def _settle(*boxes: pg.ViewBox) -> None:
     """Apply new view ranges now, not in the next paint.
 
@@ -586,8 +492,8 @@ class HeatmapPanel(Panel):
         self.curve_vb: pg.ViewBox = self.curve_plot.getViewBox()
         self.curve_vb.disableAutoRange()
         self.curve_plot.setXLink(self.heat_plot)
-        self.partner_curve = _curve(b, self.curve_plot, "cos", "line")
-        self.sel_curve = _curve(b, self.curve_plot, "sin", "thick")
+        self.partner_curve = styled.pixel_curve(b, self.curve_plot, "cos", "line")
+        self.sel_curve = styled.pixel_curve(b, self.curve_plot, "sin", "thick")
         # integer samples: one item per function (fixed colour; the selected one on top), so
         # that a step from a sine to a cosine column recolours nothing
         self.samples = {
@@ -705,8 +611,8 @@ class HeatmapPanel(Panel):
         _cache_line(line)
         return line
 
-    def _wl_curve(self, role: str) -> PixelCurve:
-        return _curve(self.book, self.wl_plot, role, "bold")
+    def _wl_curve(self, role: str) -> styled.PixelCurve:
+        return styled.pixel_curve(self.book, self.wl_plot, role, "bold")
 
     def _style_wl_selected(self, st: Style) -> None:
         self.wl_selected.set_style(st.marker("huge"), st.pen("ink", "thick"), QBrush())

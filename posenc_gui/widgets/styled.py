@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.Qt.internals import PrimitiveArray
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QBrush,
@@ -502,7 +502,53 @@ def move_line(line: pg.InfiniteLine, value: float) -> None:
             line.blockSignals(False)
 
 
-class Dots(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
+class PaddedItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
+    """An item drawn at data points with a reach in *pixels* past them (a marker radius, half a
+    pen width): its bounds are cached until the data, style or view transform change (a view
+    asks for them about a dozen times a frame, each mapping pixels to data)."""
+
+    _rect: QRectF | None = None
+
+    def points(self) -> tuple[np.ndarray, np.ndarray]:
+        raise NotImplementedError
+
+    def reach(self) -> float:
+        """How far (pixels) the drawing reaches past the points."""
+        raise NotImplementedError
+
+    def minimum_points(self) -> int:
+        return 1
+
+    def geometry_changed(self) -> None:
+        """Call when the data or the style changed."""
+        self.prepareGeometryChange()
+        self._rect = None
+        self.update()
+
+    def viewTransformChanged(self) -> None:
+        self.prepareGeometryChange()
+        self._rect = None
+        super().viewTransformChanged()
+
+    def boundingRect(self) -> QRectF:
+        if self._rect is None:
+            self._rect = self._bounds()
+        return self._rect
+
+    def _bounds(self) -> QRectF:
+        x, y = self.points()
+        if len(x) < self.minimum_points():
+            return QRectF()
+        px, py = self.pixelVectors()
+        pad = self.reach()
+        dx = 0.0 if px is None else pad * px.length()
+        dy = 0.0 if py is None else pad * py.length()
+        x0, x1 = float(x.min()), float(x.max())
+        y0, y1 = float(y.min()), float(y.max())
+        return QRectF(x0 - dx, y0 - dy, x1 - x0 + 2 * dx, y1 - y0 + 2 * dy)
+
+
+class Dots(PaddedItem):
     """Round markers of one style at data points (a fixed size in pixels).
 
     What ``pg.ScatterPlotItem`` draws for markers that all look alike, without its per-point
@@ -520,45 +566,25 @@ class Dots(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
         self._sprite: QPixmap | None = None
         self._sprite_dpr = 0.0
         self._frags = PrimitiveArray(QPainter.PixmapFragment, 10)
-        self._rect: QRectF | None = None  # bounds, until the data, style or view change
 
     def set_style(self, size: float, pen: QPen, brush: QBrush) -> None:
-        self.prepareGeometryChange()
         self._size, self._pen, self._brush = size, pen, brush
         self._sprite = None
-        self._rect = None
-        self.update()
+        self.geometry_changed()
 
     def setData(self, x: object, y: object) -> None:
-        self.prepareGeometryChange()
         self._x = np.asarray(x, dtype=np.float64).reshape(-1)
         self._y = np.asarray(y, dtype=np.float64).reshape(-1)
-        self._rect = None
-        self.update()
+        self.geometry_changed()
 
     def getData(self) -> tuple[np.ndarray, np.ndarray]:
         return self._x, self._y
 
-    def viewTransformChanged(self) -> None:
-        self.prepareGeometryChange()  # the bounds reach a marker radius (pixels) past the points
-        self._rect = None
-        super().viewTransformChanged()
+    def points(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._x, self._y
 
-    def boundingRect(self) -> QRectF:
-        if self._rect is None:
-            self._rect = self._bounds()
-        return self._rect
-
-    def _bounds(self) -> QRectF:
-        if not len(self._x):
-            return QRectF()
-        px, py = self.pixelVectors()
-        pad = 0.5 * (self._size + self._pen.widthF()) + 1.0
-        dx = 0.0 if px is None else pad * px.length()
-        dy = 0.0 if py is None else pad * py.length()
-        x0, x1 = float(self._x.min()), float(self._x.max())
-        y0, y1 = float(self._y.min()), float(self._y.max())
-        return QRectF(x0 - dx, y0 - dy, x1 - x0 + 2 * dx, y1 - y0 + 2 * dy)
+    def reach(self) -> float:
+        return 0.5 * (self._size + self._pen.widthF()) + 1.0
 
     def paint(
         self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
@@ -810,3 +836,79 @@ def fast_axis_lines(axis: pg.AxisItem) -> None:
 
     axis.drawPicture = draw_picture
     axis.paint = paint
+
+
+class PixelCurve(PaddedItem):
+    """A polyline (``connect="all"``) or separate segments (``"pairs"``) drawn in device pixels.
+
+    What ``pg.PlotCurveItem`` draws with the app's segmented thick lines, cheaper: the points
+    are mapped to pixels with numpy and the segments drawn with an identity transform (a thick
+    antialiased pen stroked through the view's scaling costs Qt about twice as much), without
+    its per-set bookkeeping. Exposes ``xData``, ``yData``, ``getData()`` and ``opts["pen"]``.
+    Cached (``DeviceCoordinateCache``): a marker moving over it blits its pixels.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.xData = np.zeros(0)
+        self.yData = np.zeros(0)
+        self.opts: dict[str, Any] = {"pen": QPen(), "antialias": True, "connect": "all"}
+        self._lines = PrimitiveArray(QLineF, 4)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+    def setPen(self, pen: QPen) -> None:
+        self.opts["pen"] = QPen(pen)
+        self.geometry_changed()
+
+    def setData(
+        self, x: np.ndarray, y: np.ndarray, antialias: bool = True, connect: str = "all"
+    ) -> None:
+        self.xData = np.asarray(x, dtype=np.float64)
+        self.yData = np.asarray(y, dtype=np.float64)
+        self.opts["antialias"], self.opts["connect"] = antialias, connect
+        self.geometry_changed()
+
+    def getData(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.xData, self.yData
+
+    def points(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.xData, self.yData
+
+    def reach(self) -> float:
+        return 0.5 * float(self.opts["pen"].widthF()) + 2.0  # square caps reach w/2·√2 past the ends
+
+    def minimum_points(self) -> int:
+        return 2
+
+    def paint(
+        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        x, y = self.xData, self.yData
+        if len(x) < 2:
+            return
+        t = p.transform()
+        xs = t.m11() * x + t.m21() * y + t.dx()
+        ys = t.m12() * x + t.m22() * y + t.dy()
+        if self.opts["connect"] == "pairs":
+            n = len(xs) // 2
+            self._lines.resize(n)
+            lines = self._lines.ndarray()
+            lines[:, 0], lines[:, 1] = xs[0 : 2 * n : 2], ys[0 : 2 * n : 2]
+            lines[:, 2], lines[:, 3] = xs[1 : 2 * n : 2], ys[1 : 2 * n : 2]
+        else:
+            self._lines.resize(len(xs) - 1)
+            lines = self._lines.ndarray()
+            lines[:, 0], lines[:, 1] = xs[:-1], ys[:-1]
+            lines[:, 2], lines[:, 3] = xs[1:], ys[1:]
+        p.resetTransform()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, bool(self.opts["antialias"]))
+        p.setPen(self.opts["pen"])
+        p.drawLines(*self._lines.drawargs())
+
+
+def pixel_curve(book: StyleBook, plot: pg.PlotWidget, role: str, width: str) -> PixelCurve:
+    """An empty :class:`PixelCurve` on ``plot`` in the pen of ``role`` and ``width``."""
+    item = PixelCurve()
+    plot.addItem(item)
+    book.add(lambda st: item.setPen(st.pen(role, width)))
+    return item
