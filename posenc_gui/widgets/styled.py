@@ -875,7 +875,9 @@ class PixelCurve(PaddedItem):
         return self.xData, self.yData
 
     def reach(self) -> float:
-        return 0.5 * float(self.opts["pen"].widthF()) + 2.0  # square caps reach w/2·√2 past the ends
+        return (
+            0.5 * float(self.opts["pen"].widthF()) + 2.0
+        )  # square caps reach w/2·√2 past the ends
 
     def minimum_points(self) -> int:
         return 2
