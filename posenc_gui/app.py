@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase, QIcon, QPixmap
 from PySide6.QtWidgets import QApplication
 
+import posenc_gui.qt  # noqa: F401  # first: the modules below skip PySide's source scan
 from posenc_gui import APP_NAME, ORG_NAME, __version__
 from posenc_gui.state import ParamError, Value
 from posenc_gui.state.session import Session

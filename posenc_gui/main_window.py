@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import html
 import sys
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +50,7 @@ from PySide6.QtWidgets import (
 )
 
 from posenc_gui import APP_NAME, __version__
+from posenc_gui.qt import pyside_source_scan_off
 from posenc_gui.state import ParamError, Value
 from posenc_gui.state.registry import TAB_IDS, TABS, entry
 from posenc_gui.state.session import Session, SessionError
@@ -101,30 +101,6 @@ def tab_shortcut(index: int) -> QKeySequence:
     if index < 18:
         return QKeySequence(f"Alt+{index - 8}")
     return QKeySequence()
-
-
-@contextmanager
-def pyside_source_scan_off() -> Iterator[None]:
-    """Skip PySide6's source scan of the modules imported inside the ``with`` block.
-
-    After PySide6 is imported, every module imported in the process goes through a hook that
-    reads the module's source (``inspect.getsource``) to see whether it opts into PySide's
-    ``from __feature__ import ...``. torch imports about 900 modules and none of them uses
-    PySide: the scan costs ~0.15 s of CPU at start-up for nothing (and no module of this
-    application, pyqtgraph included, opts into those features either). Inside the block each new
-    module is recorded as "does not use PySide features" without reading its source. If the
-    hook is not there (another PySide6 version), this does nothing.
-    """
-    feature = sys.modules.get("shibokensupport.feature")
-    original = getattr(feature, "_mod_uses_pyside", None)
-    if feature is None or original is None:
-        yield
-        return
-    setattr(feature, "_mod_uses_pyside", lambda module: False)  # noqa: B010
-    try:
-        yield
-    finally:
-        setattr(feature, "_mod_uses_pyside", original)  # noqa: B010
 
 
 def qbytes(value: object) -> QByteArray:
