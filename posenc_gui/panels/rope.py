@@ -316,7 +316,8 @@ class RopePanel(Panel):
         item alone. :attr:`skipped` counts such refreshes per view.
         """
 
-        def run(ctx: Context) -> None:
+        def run(outer: Context) -> None:
+            ctx = _Memo(outer)  # the key and the refresh look each quantity up once
             k = (ctx.style, *key(ctx))
             last = self._shown.get(name)
             if last is not None and last[0] == k:
@@ -886,6 +887,23 @@ class RopePanel(Panel):
             [_f(r["score_interleaved"]), _f(r["score_half"]), _f(r["score_half_permuted"])],
             "score: interleaved, half, half after the layout permutation",
         )
+
+
+class _Memo(Context):
+    """The context of one view run with each derived quantity looked up once (a lookup builds
+    its inputs' key from their reprs; the key and the refresh of a view ask for the same ones).
+    """
+
+    def __init__(self, ctx: Context) -> None:
+        self.__dict__.update(ctx.__dict__)
+        self._memo: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        try:
+            return self._memo[name]
+        except KeyError:
+            value = self._memo[name] = super().__getitem__(name)
+            return value
 
 
 class _Same:
