@@ -28,7 +28,7 @@ from posenc_gui.state.sine import LADDER_INPUTS, T_VIEW, TAU, WAVE_INPUTS, SineM
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
 from posenc_gui.widgets.style import Style, StyleBook
-from posenc_gui.widgets.styled import FormulaLabel, span
+from posenc_gui.widgets.styled import FormulaLabel, ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context
 
 WAVE_SAMPLES = 401  # >= 40 per period at 5 Hz, a segment per ~1.5 px at 1600 px: smooth
@@ -208,7 +208,7 @@ class SinePanel(Panel):
             lambda: self.state.as_float("cursor"),
         )
         self.wave_dots = styled.markers(b, self.wave_plot, "ink", "large")
-        self.wave_formula = FormulaLabel("wave_formula", self, b)
+        self.wave_formula = ReadoutLabel("wave_formula", self, b)
         # the curves follow the wave's shape; the cursor line and its dots follow the cursor too
         self.view("wave", self.wave_plot, ("amplitude", "frequency", "phase"), self._refresh_wave)
         self.view("wave_cursor", self.wave_plot, ("cursor", "wave"), self._refresh_wave_cursor)
@@ -232,7 +232,7 @@ class SinePanel(Panel):
         self._circle_amp = math.nan  # radius and arc the curves show now
         self._arc = (math.nan, math.nan)
         self.angle_text = styled.text(b, self.circle_plot, "accent", anchor=(0, 0))
-        self.circle_formula = FormulaLabel("circle_formula", self, b)
+        self.circle_formula = ReadoutLabel("circle_formula", self, b)
         self.view("circle", self.circle_plot, ("amplitude", "wave"), self._refresh_circle)
         self.view("circle_formula", self.circle_formula, ("wave",), self._refresh_circle_formula)
 
@@ -298,7 +298,7 @@ class SinePanel(Panel):
                   self._refresh_vector)  # fmt: skip
 
         # ---- side column ----------------------------------------------------------------------
-        self.readout_label = FormulaLabel("sine_readouts", self, b)
+        self.readout_label = ReadoutLabel("sine_readouts", self, b)
         self.view("readouts", self.readout_label, ("wave",), self._refresh_readouts)
         wave_box = self.controls("Wave", *WAVE_INPUTS)
         ladder_box = self.controls(
@@ -344,14 +344,14 @@ class SinePanel(Panel):
         amp, f = num(v.as_float("amplitude"), 2), num(v.as_float("frequency"), 2)
         phase = _plus(v.as_float("phase"))
         self.wave_formula.set_html(
-            f"<b>y</b> = {amp}·sin(2π·{f}·t {phase}) &nbsp; and &nbsp; "
-            f"{amp}·cos(2π·{f}·t {phase})<br>"
-            f"at t = {num(v.as_float('cursor'), 3)} s: θ = {num(w['angle'], 4)} rad, "
-            + span(st, "sin", f"sin = {signed(w['sin_value'])}")
+            f"<b>y</b> = {live(amp)}·sin(2π·{live(f)}·t {phase}) &nbsp; and &nbsp; "
+            f"{live(amp)}·cos(2π·{live(f)}·t {phase})<br>"
+            f"at t = {live(num(v.as_float('cursor'), 3))} s: θ = {live(num(w['angle'], 4))} rad, "
+            + span(st, "sin", f"sin = {live(signed(w['sin_value']))}")
             + ", "
-            + span(st, "cos", f"cos = {signed(w['cos_value'])}")
+            + span(st, "cos", f"cos = {live(signed(w['cos_value']))}")
             + "<br>cos θ = sin(θ + π/2): the cosine runs a quarter period "
-            f"(1/(4f) = {num(w['quarter_period'], 4)} s) ahead of the sine."
+            f"(1/(4f) = {live(num(w['quarter_period'], 4))} s) ahead of the sine."
         )
         ctx.record("angle", w["angle"], "θ at the cursor", "rad")
         ctx.record("sin_value", w["sin_value"], "A·sin θ")
@@ -387,13 +387,14 @@ class SinePanel(Panel):
     def _refresh_circle_formula(self, ctx: Context) -> None:
         w, st = ctx["wave"], ctx.style
         self.circle_formula.set_html(
-            f"θ = 2πft + φ = {num(w['angle'], 4)} rad ≡ {num(w['angle_degrees'], 2)}°<br>("
+            f"θ = 2πft + φ = {live(num(w['angle'], 4))} rad ≡ "
+            f"{live(num(w['angle_degrees'], 2))}°<br>("
             + span(st, "cos", "A·cos θ")
             + ", "
             + span(st, "sin", "A·sin θ")
-            + f") = ({signed(w['cos_value'])}, {signed(w['sin_value'])})<br>"
-            f"period T = 1/f = {num(w['period'], 4)} s, &nbsp; ω = 2πf = "
-            f"{num(w['angular_frequency'], 4)} rad/s<br>"
+            + f") = ({live(signed(w['cos_value']))}, {live(signed(w['sin_value']))})<br>"
+            f"period T = 1/f = {live(num(w['period'], 4))} s, &nbsp; ω = 2πf = "
+            f"{live(num(w['angular_frequency'], 4))} rad/s<br>"
             "sin alone is ambiguous (two angles share a sine); the pair pins θ down."
         )
         ctx.record("angle_degrees", w["angle_degrees"], "θ wrapped to [0°, 360°)", "°")
@@ -405,11 +406,11 @@ class SinePanel(Panel):
         self.readout_label.set_html(
             styled.table_html(
                 [
-                    ("Period T = 1/f", f"{num(w['period'], 4)} s"),
-                    ("Angular frequency ω = 2πf", f"{num(w['angular_frequency'], 4)} rad/s"),
-                    ("Angle θ at t", f"{num(w['angle'], 4)} rad"),
-                    ("A·sin θ", signed(w["sin_value"])),
-                    ("A·cos θ", signed(w["cos_value"])),
+                    ("Period T = 1/f", f"{live(num(w['period'], 4))} s"),
+                    ("Angular frequency ω = 2πf", f"{live(num(w['angular_frequency'], 4))} rad/s"),
+                    ("Angle θ at t", f"{live(num(w['angle'], 4))} rad"),
+                    ("A·sin θ", live(signed(w["sin_value"]))),
+                    ("A·cos θ", live(signed(w["cos_value"]))),
                 ]
             )
         )
