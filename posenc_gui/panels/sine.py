@@ -196,8 +196,8 @@ class SinePanel(Panel):
         self.wave_plot.setYRange(-2.1, 2.1, padding=0)
         self._t = np.linspace(0.0, T_VIEW, WAVE_SAMPLES)
         # no legend box over the data: the title names the curves in their colours
-        self.sin_curve = _curve(b, self.wave_plot, "sin", "thick")
-        self.cos_curve = _curve(b, self.wave_plot, "cos", "thick")
+        self.sin_curve = styled.pixel_curve(b, self.wave_plot, "sin", "thick")
+        self.cos_curve = styled.pixel_curve(b, self.wave_plot, "cos", "thick")
         self.cursor_line = styled.vline(
             b, self.wave_plot, movable=True, tooltip="Drag to move the cursor t",
             bounds=(0.0, T_VIEW),
@@ -254,8 +254,7 @@ class SinePanel(Panel):
         # One item per colour, rows separated by breaks in `connect`: two items to paint and
         # bound instead of up to 16 (each pyqtgraph item costs its own paint and bounds pass).
         self.ladder_curves = {
-            role: _curve(b, self.ladder_plot, role, "line", skipFiniteCheck=True)
-            for role in ("sin", "cos")
+            role: styled.pixel_curve(b, self.ladder_plot, role, "line") for role in ("sin", "cos")
         }
         self.ladder_samples = {
             role: styled.markers(b, self.ladder_plot, role, "small", rim=False)

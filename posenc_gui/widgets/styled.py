@@ -839,7 +839,8 @@ def fast_axis_lines(axis: pg.AxisItem) -> None:
 
 
 class PixelCurve(PaddedItem):
-    """A polyline (``connect="all"``) or separate segments (``"pairs"``) drawn in device pixels.
+    """A polyline (``connect="all"``), separate segments (``"pairs"``) or several polylines (a
+    boolean ``connect`` array) drawn in device pixels.
 
     What ``pg.PlotCurveItem`` draws with the app's segmented thick lines, cheaper: the points
     are mapped to pixels with numpy and the segments drawn with an identity transform (a thick
@@ -861,10 +862,24 @@ class PixelCurve(PaddedItem):
         self.geometry_changed()
 
     def setData(
-        self, x: np.ndarray, y: np.ndarray, antialias: bool = True, connect: str = "all"
+        self,
+        x: np.ndarray,
+        y: np.ndarray,
+        antialias: bool = True,
+        connect: str | np.ndarray = "all",
     ) -> None:
+        """``connect``: ``"all"`` (a polyline), ``"pairs"`` (points 0–1, 2–3, …) or, as in
+        pyqtgraph, a boolean array: ``connect[i]`` draws the segment from point ``i`` to
+        ``i + 1`` (several polylines in one item)."""
         self.xData = np.asarray(x, dtype=np.float64)
         self.yData = np.asarray(y, dtype=np.float64)
+        if not isinstance(connect, str):
+            connect = np.asarray(connect, dtype=bool)
+            if connect.shape != self.xData.shape:
+                raise ValueError(
+                    f"connect must have one flag per point ({self.xData.shape}), "
+                    f"got {connect.shape}"
+                )
         self.opts["antialias"], self.opts["connect"] = antialias, connect
         self.geometry_changed()
 
@@ -891,7 +906,14 @@ class PixelCurve(PaddedItem):
         t = p.transform()
         xs = t.m11() * x + t.m21() * y + t.dx()
         ys = t.m12() * x + t.m22() * y + t.dy()
-        if self.opts["connect"] == "pairs":
+        connect = self.opts["connect"]
+        if not isinstance(connect, str):
+            keep = connect[:-1]
+            self._lines.resize(int(np.count_nonzero(keep)))
+            lines = self._lines.ndarray()
+            lines[:, 0], lines[:, 1] = xs[:-1][keep], ys[:-1][keep]
+            lines[:, 2], lines[:, 3] = xs[1:][keep], ys[1:][keep]
+        elif connect == "pairs":
             n = len(xs) // 2
             self._lines.resize(n)
             lines = self._lines.ndarray()
