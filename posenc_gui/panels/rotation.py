@@ -41,9 +41,9 @@ from posenc_gui.state.rotation import (
     RotationModel,
 )
 from posenc_gui.widgets import styled
-from posenc_gui.widgets.fmt import num, sig
+from posenc_gui.widgets.fmt import num, sci, sig
 from posenc_gui.widgets.style import Style
-from posenc_gui.widgets.styled import FormulaLabel, span
+from posenc_gui.widgets.styled import FormulaLabel, ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context
 
 ROT_RANGE = 2.95  # |v| <= 2·√2 ≈ 2.83
@@ -114,8 +114,8 @@ class RotationPanel(Panel):
         self._bind_point(self.v_target, self._drag_v, self._shown_v)
         self._bind_point(self.rv_target, self._drag_rv, self._shown_rv)
         p.getPlotItem().getViewBox().sigResized.connect(lambda *_: self.invalidate("rot_size"))
-        self.matrix_label = FormulaLabel("rotation_matrix_text", self, b, "title")
-        self.checks_label = FormulaLabel("rotation_checks", self, b)
+        self.matrix_label = ReadoutLabel("rotation_matrix_text", self, b, "title")
+        self.checks_label = ReadoutLabel("rotation_checks", self, b)
         self.hint_label = FormulaLabel("rotation_hint", self, b, "legend")
         self.view("v", p, ("x", "y", "rot_size"), self._refresh_v)
         self.view("rv", p, (*ROTATION_INPUTS, "rotation", "rot_size"), self._refresh_rv)
@@ -155,7 +155,7 @@ class RotationPanel(Panel):
             t.setText(name)
             self.pe_texts.append(t)
         p.getPlotItem().getViewBox().sigResized.connect(lambda *_: self.invalidate("pe_size"))
-        self.pe_label = FormulaLabel("pe_rotation_text", self, b, "legend")
+        self.pe_label = ReadoutLabel("pe_rotation_text", self, b, "legend")
         self.pe_hint = FormulaLabel("pe_rotation_hint", self, b, "legend")
         self._pe_axes_key: tuple[bool, Style] | None = None
         self.view("pe_plot", p, (*PE_PAIR_INPUTS, "pe_order", "pe_shift", "pe_pairs", "pe_size"),
@@ -288,23 +288,28 @@ class RotationPanel(Panel):
         x, y, deg = v.as_float("x"), v.as_float("y"), v.as_float("angle")
         (c, ms), (sn, _) = r["matrix"]
         rx, ry = r["rotated"]
-        cos_s, sin_s = _paren(c, 4), _paren(sn, 4)
-        matrix = [[_fixed(c, 4), _fixed(ms, 4)], [_fixed(sn, 4), _fixed(c, 4)]]
-        vec = [[_fixed(x, 2)], [_fixed(y, 2)]]
-        rvec = [[_fixed(rx, 4)], [_fixed(ry, 4)]]
+        # values as live(): a new angle edits the numbers in place (no HTML parsed again)
+        cos_s, sin_s = live(_paren(c, 4)), live(_paren(sn, 4))
+        xs, ys = live(_paren(x, 2)), live(_paren(y, 2))
+        matrix = [
+            [live(_fixed(c, 4)), live(_fixed(ms, 4))],
+            [live(_fixed(sn, 4)), live(_fixed(c, 4))],
+        ]
+        vec = [[live(_fixed(x, 2))], [live(_fixed(y, 2))]]
+        rvec = [[live(_fixed(rx, 4))], [live(_fixed(ry, 4))]]
         sym = [["cos&nbsp;θ", "−sin&nbsp;θ"], ["sin&nbsp;θ", "cos&nbsp;θ"]]
         heads = ["R(θ)", "", span(st, "query", "<b>v</b>"), "",
                  span(st, "key", "<b>v′</b>")]  # fmt: skip
         self.matrix_label.set_html(
             _sup(
-                f"<b>Rotation by θ = {num(deg, 1)}° = {num(r['radians'], 4)} rad</b>"
+                f"<b>Rotation by θ = {live(num(deg, 1))}° = {live(num(r['radians'], 4))} rad</b>"
                 f"{_flat(st, ['R(θ) =', sym, '=', matrix])}"
                 f"{_flat(st, [matrix, '×', vec, '=', rvec], heads)}"
                 f"<span style='font-size:{st.css_pt('legend')}'>"
-                f"x′ = x cos θ − y sin θ = {_paren(x, 2)}·{cos_s} − {_paren(y, 2)}·{sin_s} "
-                f"= <b>{_fixed(rx, 4, plus=False)}</b><br>"
-                f"y′ = x sin θ + y cos θ = {_paren(x, 2)}·{sin_s} + {_paren(y, 2)}·{cos_s} "
-                f"= <b>{_fixed(ry, 4, plus=False)}</b></span>"
+                f"x′ = x cos θ − y sin θ = {xs}·{cos_s} − {ys}·{sin_s} "
+                f"= <b>{live(_fixed(rx, 4, plus=False))}</b><br>"
+                f"y′ = x sin θ + y cos θ = {xs}·{sin_s} + {ys}·{cos_s} "
+                f"= <b>{live(_fixed(ry, 4, plus=False))}</b></span>"
             )
         )
         ctx.record("matrix", r["matrix"], "R(θ)")
@@ -314,14 +319,15 @@ class RotationPanel(Panel):
         v, r, c, st = ctx.values, ctx["rotation"], ctx["composition"], ctx.style
         deg, deg2 = v.as_float("angle"), v.as_float("angle2")
         lines = [
-            _check(st, r["norm_residual"], f"Length kept: |v| = {num(r['norm_v'], 4)}, "
-                   f"|Rv| = {num(r['norm_rotated'], 4)}", "difference"),
-            _check(st, r["det_residual"], f"det R = cos²θ + sin²θ = {num(r['det'], 4)}",
-                   "|det R − 1|"),
+            _check(st, r["norm_residual"], f"Length kept: |v| = {live(num(r['norm_v'], 4))}, "
+                   f"|Rv| = {live(num(r['norm_rotated'], 4))}", "difference"),
+            _check(st, r["det_residual"],
+                   f"det R = cos²θ + sin²θ = {live(num(r['det'], 4))}", "|det R − 1|"),
             _check(st, r["orthogonality_residual"], "RᵀR = I (columns orthonormal)",
                    "max |RᵀR − I|"),
-            _check(st, c["composition_residual"], f"R({num(deg, 1)}°)·R({num(deg2, 1)}°) = "
-                   f"R({num(c['angle_sum_degrees'], 1)}°)", "max diff")
+            _check(st, c["composition_residual"], f"R({live(num(deg, 1))}°)·"
+                   f"R({live(num(deg2, 1))}°) = R({live(num(c['angle_sum_degrees'], 1))}°)",
+                   "max diff")
             + f"<br>&nbsp;&nbsp;&nbsp;&nbsp;{_inline(c['composition_matrix'])} vs "
             f"{_inline(c['sum_matrix'])}",
             _check(st, r["inverse_residual"], "Inverse: R(−θ)·R(θ) = I",
@@ -333,7 +339,7 @@ class RotationPanel(Panel):
                 "<b>Properties</b> (float64, from the matrices)<br>"
                 + "<br>".join(lines)
                 + "<br>Angle from v to Rv, measured (in (−180°, 180°]): "
-                f"{num(r['measured_angle_degrees'], 2)}°"
+                f"{live(num(r['measured_angle_degrees'], 2))}°"
             )
         )
         names = ("norm_residual", "det_residual", "orthogonality_residual", "inverse_residual",
@@ -415,11 +421,11 @@ class RotationPanel(Panel):
 
         def pair_txt(pair: Sequence[float]) -> str:
             a, b = xy(pair)
-            return f"({_fixed(a, 3)}, {_fixed(b, 3)})"
+            return f"({live(_fixed(a, 3))}, {live(_fixed(b, 3))})"
 
         rows = [
-            ("angle", f"pω = {num(pp['pe_position_angle'], 3)}",
-             f"p′ω = {num(pp['pe_position2_angle'], 3)}"),
+            ("angle", f"pω = {live(num(pp['pe_position_angle'], 3))}",
+             f"p′ω = {live(num(pp['pe_position2_angle'], 3))}"),
             ("pair", pair_txt(pp["pe_pair"]), pair_txt(pp["pe_pair2"])),
             ("M × pair", pair_txt(pp["pe_rotated"]), pair_txt(pp["pe_rotated2"])),
             ("pair at +k", pair_txt(pp["pe_pair_shifted"]),
@@ -444,13 +450,14 @@ class RotationPanel(Panel):
                 f"cos kω·cos pω, so on {coords} the shift is a <b>{turn}</b> turn:"
                 f"{_flat(st, [label, sym])}{_flat(st, ['=', nums])}"
                 f"<table {NOWRAP} cellspacing='0' cellpadding='2'>"
-                f"<tr><th></th><th>{span(st, PE_ROLES[0], f'p = {pos[0]} → {pos[1]}')}</th>"
-                f"<th>{span(st, PE_ROLES[2], f'p′ = {pos[2]} → {pos[3]}')}</th></tr>"
+                f"<tr><th></th><th>"
+                f"{span(st, PE_ROLES[0], f'p = {live(pos[0])} → {live(pos[1])}')}</th><th>"
+                f"{span(st, PE_ROLES[2], f'p′ = {live(pos[2])} → {live(pos[3])}')}</th></tr>"
                 f"{table}</table>"
                 f"M uses only k and ω<sub>i</sub>, never p. Every pair i &lt; {dim // 2} at p and "
                 f"p′: max residual {_res(pp['pe_residual_all_pairs'])} {ok}.<br>"
                 f"Wrong sign (R(+kω) on (sin, cos)) would miss by "
-                f"{num(pp['pe_wrong_sign_residual'], 3)}."
+                f"{live(num(pp['pe_wrong_sign_residual'], 3))}."
             )
         )
         ctx.record("matrix", mat, f"M = {name} on {coords}")
@@ -672,8 +679,9 @@ def _fixed(x: float, decimals: int = 3, plus: bool = True) -> str:
 
 
 def _inline(mat: Sequence[Sequence[float]]) -> str:
-    """A 2×2 matrix on one line: ``[a, b; c, d]``."""
-    return f"[{_fixed(mat[0][0])}, {_fixed(mat[0][1])}; {_fixed(mat[1][0])}, {_fixed(mat[1][1])}]"
+    """A 2×2 matrix on one line: ``[a, b; c, d]`` (live values)."""
+    a, b, c, d = (live(_fixed(v)) for v in (mat[0][0], mat[0][1], mat[1][0], mat[1][1]))
+    return f"[{a}, {b}; {c}, {d}]"
 
 
 _SCI = re.compile(r"·10\^([−+]?\d+)")
@@ -697,13 +705,13 @@ def _paren(x: float, digits: int) -> str:
 
 
 def _res(x: float) -> str:
-    """A residual: exactly 0, or scientific with a real superscript exponent."""
+    """A residual: exactly 0, or scientific with superscript digits (``1.1·10⁻¹⁶``), as one
+    live value (a residual that falls to 0 keeps the text's layout: edited in place)."""
     if x == 0.0:
-        return "0"
+        return live("0")
     if x >= 1e-3:
-        return num(x, 4)
-    mant, _, exp = f"{x:.1e}".partition("e")
-    return f"{mant}·10<sup>{int(exp)}</sup>".replace("-", "−")
+        return live(num(x, 4))
+    return live(sci(x, 2))
 
 
 def _check(st: Style, residual: float, text: str, what: str) -> str:

@@ -367,7 +367,10 @@ class FormulaLabel(QWidget):
         return self._html
 
     def set_html(self, html: str) -> None:
-        """Replace the text (and the accessible description, for screen readers)."""
+        """Replace the text (and the accessible description, for screen readers); values
+        marked with :func:`live` are shown as plain text."""
+        if "\x02" in html:
+            html = html.replace("\x02", "").replace("\x03", "")
         if html == self._html:
             return
         self._html = html

@@ -16,7 +16,9 @@ from PySide6.QtWidgets import QApplication, QComboBox, QDoubleSpinBox, QSlider, 
 from posenc_gui import cli
 from posenc_gui.panels.rotation import PANEL, RotationPanel
 from posenc_gui.state import ParamError, ParamState
+from posenc_gui.widgets import fmt
 from posenc_gui.widgets import style as S  # noqa: N812
+from posenc_gui.widgets.styled import strip_tags
 
 SIZE = (1600, 1000)
 
@@ -493,3 +495,28 @@ def test_largest_sizes_refresh_only_what_changed(panel: RotationPanel) -> None:
     assert panel.views["rope_heatmap"].refresh_count == before["rope_heatmap"]
     assert panel.views["pe_plot"].refresh_count == before["pe_plot"]
     assert not any(t.isVisible() for t in panel.cell_texts)  # d = 64: no numbers in cells
+
+
+def test_slider_steps_edit_the_readouts_in_place(panel: RotationPanel) -> None:
+    """An angle or position step changes only numbers: the read-outs edit them in place (no
+    HTML parsed again, heights kept) and show the new values, residuals falling to 0
+    included."""
+    labels = (panel.matrix_label, panel.checks_label)
+    panel.state.set("angle", 10.0)
+    panel.refresh_now()
+    parsed = [lab.parsed for lab in labels]
+    for deg in (20.0, 30.0, 90.0, 0.0, -135.5):
+        panel.state.set("angle", deg)
+        panel.refresh_now()
+        assert [lab.parsed for lab in labels] == parsed
+        assert f"θ = {fmt.num(deg, 1)}°" in strip_tags(panel.matrix_label.text())
+    assert all(lab.edited >= 5 for lab in labels)
+    pe = panel.pe_label
+    panel.state.set("position", 3)
+    panel.refresh_now()
+    before = pe.parsed
+    for p in (4, 5, 6):
+        panel.state.set("position", p)
+        panel.refresh_now()
+        assert f"p = {p} → {p + panel.state.as_int('offset')}" in strip_tags(pe.text())
+    assert pe.parsed == before
