@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 import pyqtgraph as pg
 import shiboken6
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -234,6 +234,7 @@ class Panel(QWidget):
         self._running: int | None = None  # index of the view refreshing now, during a flush
         self._raised: list[tuple[int, tuple[str, ...]]] = []
         self.side_scroll: QScrollArea | None = None
+        self._fitted_need = -1  # the controls column's needed width when it was last fitted
         self.plot_grid: ReflowGrid | None = None
         self.build()
         self.state.changed.connect(self._on_state_changed)
@@ -286,7 +287,10 @@ class Panel(QWidget):
         self.side_scroll.setWidget(column)
         self.side_scroll.setWidgetResizable(True)
         self.side_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.side_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # the column is as wide as its widest control or read-out (see _fit_side); only a panel
+        # too narrow for that scrolls sideways, rather than cutting numbers off
+        self.side_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        column.installEventFilter(self)  # its minimum width grows with its read-outs' text
         self.plot_grid = ReflowGrid(cells, row_stretch or {}, col_stretch or {}, self)
         self.plot_grid.reflow_width = self.reflow_width
         plots = PlotScroll(self.plot_grid, self)
@@ -313,19 +317,45 @@ class Panel(QWidget):
     def _side_moved(self, *_: object) -> None:
         self._side_dragged = True  # the user's split wins from now on (until a style change)
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.LayoutRequest
+            and self.side_scroll is not None
+            and watched is self.side_scroll.widget()
+            and self._side_need() != self._fitted_need
+        ):
+            self._fit_side()
+        return super().eventFilter(watched, event)
+
+    def _side_need(self) -> int:
+        """The width the controls column needs to show everything: its content's minimum (the
+        widest control row, the widest unbreakable read-out) and a vertical scroll bar."""
+        assert self.side_scroll is not None
+        column = self.side_scroll.widget()
+        assert column is not None
+        bar = self.side_scroll.verticalScrollBar().sizeHint().width()
+        return column.minimumSizeHint().width() + bar + 2 * self.side_scroll.frameWidth()
+
     def _fit_side(self) -> None:
         """Give the controls column its width: ``SIDE_WIDTH`` at the style's scale, but never
         more than 45 % of the panel (at a large scale on a small screen the plots need the
-        room), nor less than its legible minimum (clipped numbers are worse than a plot area
-        that scrolls) unless the panel itself is too narrow for both."""
+        room), nor less than its legible minimum ``SIDE_MIN_WIDTH`` at the scale (clipped
+        numbers are worse than a plot area that scrolls) unless the panel itself is too narrow
+        for both. Within that, the column is as wide as its controls and read-outs need; what
+        still does not fit scrolls sideways (a scroll bar shows it), never cut off unseen."""
         if self.side_scroll is None:
             return
         scale, width = self.book.style.scale, max(self.width(), 1)
-        side_min = int(min(SIDE_MIN_WIDTH * scale, 0.6 * width))
-        self.side_scroll.setMinimumWidth(side_min)
+        self._fitted_need = need = self._side_need()
+        legible = min(SIDE_MIN_WIDTH * scale, 0.6 * width)
+        side_min = int(max(legible, min(need, 0.45 * width)))
+        if self.side_scroll.minimumWidth() != side_min:
+            self.side_scroll.setMinimumWidth(side_min)
         if not self._side_dragged:
-            side = int(min(SIDE_WIDTH * scale, max(side_min, 0.45 * width)))
-            self.splitter.setSizes([side, max(width - side, 1)])
+            side = max(side_min, int(min(SIDE_WIDTH * scale, 0.45 * width)))
+            sizes = [side, max(width - side, 1)]
+            if self.splitter.sizes() != sizes:
+                self.splitter.setSizes(sizes)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

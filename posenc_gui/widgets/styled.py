@@ -292,12 +292,17 @@ def heatmap(
     levels: tuple[float, float] = (-1.0, 1.0),
     cmap: str = "diverging",
     label: str | None = None,
+    widest: str = "−1.0",
 ) -> tuple[pg.ImageItem, pg.ColorBarItem]:
     """A row-major :class:`pg.ImageItem` with fixed ``levels`` and a labelled colour bar.
 
     Push data with ``item.setImage(arr, autoLevels=False)`` (contiguous float32) and place it
     with ``item.setRect(x, y, w, h)``; the levels stay fixed so a colour means the same value
     whatever the data. Change them with ``bar.setLevels(...)``.
+
+    The bar's axis is as wide as ``widest`` (its widest tick label) in the style's tick font,
+    plus its label: pyqtgraph's fixed 45 px hides the labels that do not fit (the negative
+    ones at presentation scale).
     """
     configure()
     item = pg.ImageItem(axisOrder="row-major")
@@ -310,6 +315,8 @@ def heatmap(
     axis = bar.getAxis("right")
     fast_axis_lines(axis)
     axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    axis.setWidth(None)  # from the text width below, at every scale
+    axis.enableAutoSIPrefix(False)
     w.getPlotItem().showGrid(x=False, y=False)
 
     def apply(st: Style) -> None:
@@ -321,6 +328,7 @@ def heatmap(
             axis.setLabel(label, **{"font-size": st.css_pt("label"), "color": st.color("ink")})
 
     book.add(apply)
+    steady_axis(book, axis, widest)
     return item, bar
 
 

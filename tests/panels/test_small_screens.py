@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 import pytest
+from PySide6.QtGui import QPainter, QPicture
 from PySide6.QtWidgets import QApplication, QScrollArea
 from pytestqt.qtbot import QtBot
 
@@ -60,9 +61,31 @@ def test_large_scale_on_a_small_screen_cuts_nothing_off(qtbot: QtBot, tab_id: st
         qtbot.waitExposed(panel)
         for _ in range(3):
             QApplication.processEvents()
+        panel.refresh_now()  # read-outs with their text: their widest part is known
+        for _ in range(3):
+            QApplication.processEvents()
         for plot in panel.findChildren(pg.PlotWidget):
             inner = plot.getPlotItem().size().width()
             assert inner <= plot.viewport().width() + 1, (plot.objectName(), inner, plot.width())
-        assert panel.side_scroll.width() >= int(SIDE_MIN_WIDTH * 1.6) - 1
+        side = panel.side_scroll
+        assert side.width() >= int(SIDE_MIN_WIDTH * 1.6) - 1
+        # controls and read-outs are never cut off unseen: they fit, or the column scrolls
+        column = side.widget()
+        if column.width() > side.viewport().width():
+            assert side.horizontalScrollBar().isVisible()
+        assert column.width() >= column.minimumSizeHint().width()
+        # every colour bar shows all its major tick labels (pyqtgraph hides those that do not
+        # fit its axis width)
+        for bar in [i for p in panel.findChildren(pg.PlotWidget) for i in p.scene().items()
+                    if isinstance(i, pg.ColorBarItem)]:  # fmt: skip
+            axis = bar.getAxis("right")
+            picture = QPicture()
+            painter = QPainter(picture)
+            specs = axis.generateDrawSpecs(painter)
+            painter.end()
+            lo, hi = axis.range
+            major = [v for v in axis.tickValues(lo, hi, axis.geometry().height())[0][1]
+                     if lo - 1e-9 <= v <= hi + 1e-9]  # fmt: skip
+            assert specs is not None and len(specs[2]) >= len(major), (tab_id, specs[2], major)
     finally:
         hub.set_style(style_mod.Style())
