@@ -329,6 +329,14 @@ def heatmap(
 
     book.add(apply)
     steady_axis(book, axis, widest)
+
+    def whole_pixels(st: Style) -> None:
+        # pyqtgraph's width from the text is fractional (label line height); a whole number
+        # lets a plot beside or below match it exactly (aligned axes share their drawing)
+        axis.setWidth(None)
+        axis.setWidth(math.ceil(axis.maximumWidth() - 1e-6))
+
+    book.add(whole_pixels)
     return item, bar
 
 
