@@ -2,7 +2,7 @@
 
 A :class:`Session` holds the current tab, every tab's :class:`ParamState` (created on first use,
 at the defaults), each tab's *view state* (zoom and pan ranges a user changed in the plots), the
-theme and the scale. The application owns one; panels mirror its states.
+theme, the scale and the colour-map set. The application owns one; panels mirror its states.
 
 :meth:`Session.from_dict` validates everything through the tabs' models: a file that is not a
 session, comes from a newer version, names an unknown tab or parameter or holds an out-of-range
@@ -27,6 +27,8 @@ from posenc_gui.state.registry import TAB_IDS, get_model
 SCHEMA_VERSION = 1
 KIND = "posenc-explorer-session"
 THEMES = ("light", "dark")
+#: Ids of the bundled colour-map sets (``posenc_gui.widgets.style.COLORMAP_SETS``, Qt-side).
+COLORMAP_SETS = ("colorblind", "blue-red", "dark-centred")
 SCALE_RANGE = (0.75, 3.0)
 #: A session file larger than this is refused before it is parsed.
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -37,7 +39,7 @@ class SessionError(ValueError):
 
 
 class Session:
-    """The current tab, every tab's parameters and view state, the theme and the scale."""
+    """The current tab, every tab's parameters and view state, the theme, scale and colour maps."""
 
     def __init__(self, current_tab: str = TAB_IDS[0]) -> None:
         if current_tab not in TAB_IDS:
@@ -47,6 +49,7 @@ class Session:
         self.view_states: dict[str, dict[str, Any]] = {}
         self.theme = "light"
         self.scale = 1.0
+        self.colormaps = COLORMAP_SETS[0]
 
     def state(self, tab_id: str) -> ParamState:
         """The state of ``tab_id`` (created at the defaults on first use)."""
@@ -67,6 +70,7 @@ class Session:
             "current_tab": self.current_tab,
             "theme": self.theme,
             "scale": self.scale,
+            "colormaps": self.colormaps,
             "tabs": {
                 t: {"params": s.values(), "view": dict(self.view_states.get(t, {}))}
                 for t, s in self.states().items()
@@ -91,6 +95,7 @@ class Session:
         session = cls(_current_tab(data.get("current_tab", TAB_IDS[0])))
         session.theme = _theme(data.get("theme", "light"))
         session.scale = _scale(data.get("scale", 1.0))
+        session.colormaps = _colormaps(data.get("colormaps", COLORMAP_SETS[0]))
         tabs = data.get("tabs", {})
         if not isinstance(tabs, Mapping):
             raise SessionError("'tabs' must be an object mapping tab ids to their settings")
@@ -167,6 +172,14 @@ def _current_tab(value: object) -> str:
 def _theme(value: object) -> str:
     if value not in THEMES:
         raise SessionError(f"'theme' must be one of {', '.join(THEMES)}, got {echo(value)}")
+    return str(value)
+
+
+def _colormaps(value: object) -> str:
+    if value not in COLORMAP_SETS:
+        raise SessionError(
+            f"'colormaps' must be one of {', '.join(COLORMAP_SETS)}, got {echo(value)}"
+        )
     return str(value)
 
 

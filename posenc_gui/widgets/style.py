@@ -6,9 +6,10 @@ font or colour map *by role* (``"sin"``, ``"key"``, ``"guide"``...) and *kind* (
 presentation mode, light/dark theme) every panel re-applies its styled items and redraws.
 
 Colours: the Okabe–Ito palette (colour-blind safe); on the dark theme the dark blue and black are
-replaced by lighter partners so lines stay visible. Colour maps ship with pyqtgraph and are
-colour-blind safe: ``CET-CBD1`` (diverging, values in [-1, 1]), ``CET-CBC1`` (cyclic, angles),
-``cividis`` (sequential, magnitudes).
+replaced by lighter partners so lines stay visible. Colour maps come in bundled sets
+(:data:`COLORMAP_SETS`, all shipped with pyqtgraph), one map per meaning: diverging (values in
+[−1, 1]), cyclic (angles), sequential (magnitudes). The default set is colour-blind safe:
+``CET-CBD1``, ``CET-CBC1``, ``cividis``.
 """
 
 from __future__ import annotations
@@ -91,8 +92,25 @@ FONTS: dict[str, float] = {
     "title": 13.0,
     "heading": 16.0,
 }
-#: Colour maps by meaning.
-COLORMAPS: dict[str, str] = {"diverging": "CET-CBD1", "cyclic": "CET-CBC1", "sequential": "cividis"}
+#: Bundled colour-map sets: id -> (menu label, {meaning: pyqtgraph colour map}). Every set is
+#: perceptually uniform (CET maps and the matplotlib family); the first is the default.
+COLORMAP_SETS: dict[str, tuple[str, dict[str, str]]] = {
+    "colorblind": (
+        "Colour-blind safe (blue–yellow)",
+        {"diverging": "CET-CBD1", "cyclic": "CET-CBC1", "sequential": "cividis"},
+    ),
+    "blue-red": (
+        "Blue–white–red (classic)",
+        {"diverging": "CET-D1", "cyclic": "CET-C2", "sequential": "viridis"},
+    ),
+    "dark-centred": (
+        "Dark-centred (dark rooms)",
+        {"diverging": "CET-D4", "cyclic": "CET-C6", "sequential": "inferno"},
+    ),
+}
+DEFAULT_COLORMAPS = "colorblind"
+#: Colour maps by meaning, of the default set.
+COLORMAPS: dict[str, str] = COLORMAP_SETS[DEFAULT_COLORMAPS][1]
 _LINE_STYLES: dict[str, Qt.PenStyle] = {
     "solid": Qt.PenStyle.SolidLine,
     "dash": Qt.PenStyle.DashLine,
@@ -103,14 +121,19 @@ MIN_SCALE, MAX_SCALE = 0.75, 3.0
 
 @dataclass(frozen=True)
 class Style:
-    """An immutable look: a theme and a scale factor applied to every size."""
+    """An immutable look: a theme, a scale factor applied to every size, a colour-map set."""
 
     scale: float = 1.0
     theme: Theme = "light"
+    colormaps: str = DEFAULT_COLORMAPS
 
     def __post_init__(self) -> None:
         if self.theme not in THEMES:
             raise ValueError(f"theme must be one of {', '.join(THEMES)}, got {self.theme!r}")
+        if self.colormaps not in COLORMAP_SETS:
+            raise ValueError(
+                f"colour maps must be one of {', '.join(COLORMAP_SETS)}, got {self.colormaps!r}"
+            )
         if not MIN_SCALE <= self.scale <= MAX_SCALE:
             raise ValueError(f"scale must be from {MIN_SCALE} to {MAX_SCALE}, got {self.scale!r}")
 
@@ -179,12 +202,13 @@ class Style:
         return f
 
     def colormap(self, kind: str) -> pg.ColorMap:
-        """The colour map for ``kind``: ``"diverging"``, ``"cyclic"`` or ``"sequential"``."""
+        """The colour map for ``kind`` (``"diverging"``, ``"cyclic"`` or ``"sequential"``) in the
+        style's colour-map set."""
         # pyqtgraph is imported here, not at module level: the main window uses this module
         # and must paint before pyqtgraph (~0.6 s) and torch (~2 s) are imported.
         import pyqtgraph as pg
 
-        return pg.colormap.get(COLORMAPS[kind])
+        return pg.colormap.get(COLORMAP_SETS[self.colormaps][1][kind])
 
     def palette(self) -> QPalette:
         """A Fusion palette for the widgets: high-contrast light, or dark."""

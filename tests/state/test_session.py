@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from posenc_gui.state.registry import TAB_IDS
-from posenc_gui.state.session import KIND, SCHEMA_VERSION, Session, SessionError
+from posenc_gui.state.session import COLORMAP_SETS, KIND, SCHEMA_VERSION, Session, SessionError
 
 
 def _session() -> Session:
@@ -16,7 +16,7 @@ def _session() -> Session:
     s.state("sine").update({"amplitude": 0.25, "dim": 16})
     s.state("rope").update({"m": 105, "n": 102})
     s.view_states["heatmap"] = {"x_range": [0.0, 10.5], "mode": "zoomed"}
-    s.theme, s.scale = "dark", 1.5
+    s.theme, s.scale, s.colormaps = "dark", 1.5, "blue-red"
     return s
 
 
@@ -24,7 +24,7 @@ def test_round_trip_keeps_everything() -> None:
     s = _session()
     back = Session.from_json(s.to_json())
     assert back.current_tab == "rope"
-    assert (back.theme, back.scale) == ("dark", 1.5)
+    assert (back.theme, back.scale, back.colormaps) == ("dark", 1.5, "blue-red")
     for tab in TAB_IDS:
         assert back.state(tab).values() == s.state(tab).values()
     assert back.view_states["heatmap"] == {"x_range": [0.0, 10.5], "mode": "zoomed"}
@@ -59,6 +59,8 @@ def test_save_and_load_a_file(tmp_path: Path) -> None:
         (lambda d: d.update(theme="purple"), "'theme' must be"),
         (lambda d: d.update(scale=float("nan")), "'scale' must be"),
         (lambda d: d.update(scale=40), "'scale' must be"),
+        (lambda d: d.update(colormaps="jet"), "'colormaps' must be one of colorblind"),
+        (lambda d: d.update(colormaps=["x"]), "'colormaps' must be"),
         (lambda d: d["tabs"].update(nope={}), "unknown tab"),
         (lambda d: d["tabs"]["sine"]["params"].update(dim=2000), "dim must be"),
         (lambda d: d["tabs"]["sine"]["params"].update(dim=5), "dim must be an even integer"),
@@ -91,3 +93,22 @@ def test_files_that_are_not_sessions(tmp_path: Path) -> None:
     big.write_text(" " * (5 * 1024 * 1024))
     with pytest.raises(SessionError, match="larger than"):
         Session.load(big)
+
+
+def test_colour_map_sets_match_the_style_and_default_for_old_files() -> None:
+    """The Qt-free ids are the style's sets; a version-1 file written before the field existed
+    opens with the default set."""
+    from posenc_gui.widgets import style
+
+    assert tuple(style.COLORMAP_SETS) == COLORMAP_SETS
+    assert COLORMAP_SETS[0] == style.DEFAULT_COLORMAPS
+    data = Session("sine").to_dict()
+    del data["colormaps"]
+    assert Session.from_dict(data).colormaps == style.DEFAULT_COLORMAPS
+    for maps in COLORMAP_SETS:  # every set's maps exist and differ from the other sets'
+        st = style.Style(colormaps=maps)
+        for kind in ("diverging", "cyclic", "sequential"):
+            assert st.colormap(kind).getLookupTable(nPts=8).shape == (8, 3)
+    luts = {m: style.Style(colormaps=m).colormap("diverging").getLookupTable(nPts=16).tobytes()
+            for m in COLORMAP_SETS}  # fmt: skip
+    assert len(set(luts.values())) == len(COLORMAP_SETS)
