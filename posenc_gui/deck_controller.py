@@ -1,0 +1,410 @@
+"""Lesson decks in the main window: the File menu entries, the step keys, the banner, the status.
+
+A :class:`DeckController` belongs to one :class:`~posenc_gui.main_window.MainWindow`. It owns
+the open :class:`~posenc_gui.state.deck.Deck` (or none) and the current step.
+
+- **Open** (File ▸ Open deck…, File ▸ Open bundled deck ▸, ``posenc-gui --deck FILE``): the
+  whole file is validated first (:meth:`Deck.load`); a file that cannot be used is refused with
+  the window's error dialog and nothing changes (the deck that was open stays open).
+- **Show a step**: the step's tab gets the tab's defaults with the step's parameters on top, in
+  one validated, atomic :meth:`ParamState.update`; then that tab is shown, a heatmap-like panel
+  with a ``reset_view`` shows its figure whole, the caption goes to the banner above the tabs and
+  the status bar reads "Step 3 / 9 — title". Other tabs, the theme, the scale are not touched.
+- **Keys** (only while a deck is open; without one, these keys do what they always did):
+  ``Page Down`` / ``Page Up`` — what presenter clickers send — always step, wherever the focus
+  is (a slider or number field keeps its arrow keys). ``→`` / ``←`` step too, unless the focused
+  widget uses the arrow keys itself (slider, number field, text field, list, drop-down): there
+  they keep moving the value or the cursor. The tab bar and the plots do not count: with a deck
+  open, arrows on them step.
+- **Edit** (File ▸ Add current view as step): inserts the current tab and its parameters (those
+  that differ from the defaults) after the current step, with an optional caption, and shows it;
+  with no deck open it starts an "Untitled deck". File ▸ Save deck… writes it atomically; the
+  save dialog asks before replacing a file, :meth:`DeckController.save` never replaces one
+  unless told to.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt
+from PySide6.QtGui import QAction, QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QFileDialog,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QMessageBox,
+    QPlainTextEdit,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from posenc_gui.state.deck import UNTITLED, Deck, DeckError, Step, bundled_decks, read_title
+from posenc_gui.state.params import ParamError
+from posenc_gui.state.registry import TAB_IDS
+
+if TYPE_CHECKING:
+    from posenc_gui.main_window import MainWindow
+
+DECK_FILTER = "PosEnc Explorer decks (*.json);;All files (*)"
+LAST_DECK_DIR_KEY = "last_deck_dir"
+#: Focused widgets that keep the arrow keys for themselves while a deck is open.
+ARROW_CONSUMERS: tuple[type[QWidget], ...] = (
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QLineEdit,
+    QComboBox,
+    QTextEdit,
+    QPlainTextEdit,
+    QAbstractItemView,
+)
+_STEP_KEYS = {Qt.Key.Key_Right: +1, Qt.Key.Key_Left: -1}
+_PLAIN = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
+
+
+def _reason(err: BaseException) -> str:
+    if isinstance(err, OSError) and err.strerror:
+        return err.strerror
+    return str(err)
+
+
+class DeckController(QObject):
+    """The open deck of one window, its step, and everything that shows or changes them."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        from posenc_gui.widgets.deck import DeckBanner
+
+        self.window = window
+        self.deck: Deck | None = None
+        #: Index of the current step (0-based); meaningful only while a deck is open.
+        self.index = 0
+        #: The file the deck came from or was saved to (``None``: bundled or new).
+        self.path: Path | None = None
+        #: Steps were added since the deck was opened or saved.
+        self.modified = False
+        self._filtering = False
+        self.banner = DeckBanner(window)
+        self.status_label = QLabel(window)
+        self.status_label.setObjectName("deck_status")
+        self.status_label.hide()
+        window.statusBar().addPermanentWidget(self.status_label)
+        window.tabs.currentChanged.connect(self._sync_banner)
+
+    def wrap(self, central: QWidget) -> QWidget:
+        """``central`` with the banner above it (the window's central widget)."""
+        box = QWidget(self.window)
+        box.setObjectName("deck_frame")
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.banner)
+        column.addWidget(central, 1)
+        return box
+
+    # -- menu -----------------------------------------------------------------------------------
+    def build_menu(self, menu: QMenu) -> None:
+        """The deck entries of the File menu, and the step actions (keys Page Down / Page Up)."""
+        w = self.window
+        self.open_action = w._action(
+            menu, "Open &deck…", "open_deck_action", None, lambda: self.open_dialog(),
+            tip="Open a lesson deck: steps of tabs, parameters and captions",
+        )  # fmt: skip
+        self.bundled_menu = menu.addMenu("Open &bundled deck")
+        self.bundled_menu.setObjectName("bundled_decks_menu")
+        self.bundled_actions: list[QAction] = []
+        for k, path in enumerate(bundled_decks()):
+            title = read_title(path)
+            a = QAction(f"&{k + 1} {title}", self.bundled_menu)
+            a.setObjectName(f"bundled_deck_{path.stem}")
+            a.setStatusTip(f"The figures of “{title}”, in order")
+            a.triggered.connect(lambda _=False, p=path: self.open_bundled(p))
+            self.bundled_menu.addAction(a)
+            self.bundled_actions.append(a)
+        if not self.bundled_actions:
+            self.bundled_menu.addAction("No bundled decks").setEnabled(False)
+        self.save_action = w._action(
+            menu, "Sa&ve deck…", "save_deck_action", None, lambda: self.save_dialog(),
+            tip="Save the open deck (its steps and captions) to a file",
+        )  # fmt: skip
+        self.add_action = w._action(
+            menu, "&Add current view as step…", "add_step_action", ["Ctrl+Shift+A"],
+            lambda: self.add_step_dialog(),
+            tip="Insert the current tab and its parameters after the current step",
+        )  # fmt: skip
+        self.next_action = w._action(
+            menu, "&Next step", "next_step_action", ["PgDown"], lambda: self.step(+1),
+            tip="Show the next step of the deck (also →, and a presenter's clicker)",
+        )  # fmt: skip
+        self.previous_action = w._action(
+            menu, "&Previous step", "previous_step_action", ["PgUp"], lambda: self.step(-1),
+            tip="Show the previous step of the deck (also ←)",
+        )  # fmt: skip
+        self.close_action = w._action(
+            menu, "C&lose deck", "close_deck_action", None, lambda: self.close_dialog(),
+            tip="Close the deck (the tabs keep their parameters)",
+        )  # fmt: skip
+        self._sync()
+
+    # -- opening --------------------------------------------------------------------------------
+    def open_path(self, path: str | Path, step: int = 1) -> bool:
+        """Open a deck file at ``step`` (1-based); refused → a message, nothing changes."""
+        target = Path(path)
+        try:
+            deck = Deck.load(target)
+            self._check_step(deck, step)
+        except (DeckError, OSError) as err:
+            self.window._error(
+                "Deck not opened",
+                f"“{target.name}” was not opened: {_reason(err)}.",
+                "Nothing was changed.",
+            )
+            return False
+        bundled = target.resolve().parent == _bundled_dir()
+        return self.open_deck(deck, step, path=None if bundled else target)
+
+    def open_deck(self, deck: Deck, step: int = 1, *, path: Path | None = None) -> bool:
+        """Make ``deck`` (validated) the open deck and show step ``step`` (1-based)."""
+        try:
+            self._check_step(deck, step)
+        except DeckError as err:
+            self.window._error("Deck not opened", f"The deck was not opened: {err}.",
+                               "Nothing was changed.")  # fmt: skip
+            return False
+        old = (self.deck, self.index, self.path, self.modified)
+        self.deck, self.path, self.modified = deck, path, False
+        if not self.go_to(step - 1):
+            self.deck, self.index, self.path, self.modified = old
+            self._sync()
+            return False
+        self._set_filter(True)
+        self.window.tabs.setFocus()  # arrows step from here (the tab bar does not keep them)
+        self.window.show_message(f"Opened deck “{deck.title}” ({len(deck)} steps)")
+        return True
+
+    def open_dialog(self) -> None:
+        """File ▸ Open deck…"""
+        if not self._discard_ok():
+            return
+        path, _ = QFileDialog.getOpenFileName(self.window, "Open deck", self._start_dir(),
+                                              DECK_FILTER)  # fmt: skip
+        if path:
+            QSettings().setValue(LAST_DECK_DIR_KEY, str(Path(path).parent))
+            self.open_path(path)
+
+    def open_bundled(self, path: Path) -> bool:
+        """File ▸ Open bundled deck ▸ (asks first when the open deck has unsaved steps)."""
+        return self._discard_ok() and self.open_path(path)
+
+    def close_dialog(self) -> None:
+        """File ▸ Close deck (asks first when the deck has unsaved steps)."""
+        if self._discard_ok():
+            self.close_deck()
+
+    def close_deck(self) -> None:
+        """File ▸ Close deck: the banner goes, the tabs keep what they show."""
+        if self.deck is None:
+            return
+        title = self.deck.title
+        self.deck, self.path, self.modified, self.index = None, None, False, 0
+        self._set_filter(False)
+        self._sync()
+        self.window.show_message(f"Closed deck “{title}”")
+
+    # -- stepping -------------------------------------------------------------------------------
+    def current_step(self) -> Step | None:
+        """The step on screen (``None`` without a deck)."""
+        return self.deck.steps[self.index] if self.deck is not None else None
+
+    def step(self, delta: int) -> bool:
+        """Go ``delta`` steps forward (or back); at either end say so and stay."""
+        if self.deck is None:
+            return False
+        target = self.index + delta
+        if not 0 <= target < len(self.deck):
+            end = "last" if delta > 0 else "first"
+            self.window.show_message(f"This is the {end} step of the deck ({self._where()})")
+            return False
+        return self.go_to(target)
+
+    def go_to(self, index: int) -> bool:
+        """Show step ``index`` (0-based): tab, parameters, banner, status; atomic."""
+        if self.deck is None or not 0 <= index < len(self.deck):
+            return False
+        step = self.deck.steps[index]
+        w = self.window
+        try:
+            values = step.values()
+            w.session.state(step.tab).update(values)
+        except ParamError as err:  # the deck was validated: only a changed tab gets here
+            w._error("Step not shown", f"Step {index + 1} cannot be shown: {err}.",
+                     "Nothing was changed.")  # fmt: skip
+            return False
+        self.index = index
+        w.tabs.setCurrentIndex(TAB_IDS.index(step.tab))
+        panel = w.panels.get(step.tab)
+        reset_view = getattr(panel, "reset_view", None)
+        if callable(reset_view):
+            reset_view()
+        self._sync()
+        return True
+
+    # -- editing and saving ---------------------------------------------------------------------
+    def add_current_step(self, caption: str = "") -> Step:
+        """Insert the current view after the current step (a new deck when none is open)."""
+        w = self.window
+        tab = w.current_tab_id()
+        step = Step.from_values(tab, w.session.state(tab).values(), caption)
+        if self.deck is None:
+            self.deck, self.path, self.index = Deck(UNTITLED, (step,)), None, 0
+            self._set_filter(True)
+        else:
+            self.deck = self.deck.with_step(step, self.index + 1)
+            self.index += 1
+        self.modified = True
+        self._sync()
+        w.show_message(f"Added step {self._where()}")
+        return step
+
+    def add_step_dialog(self) -> None:
+        """File ▸ Add current view as step…: asks for a caption (may stay empty)."""
+        text, ok = QInputDialog.getText(
+            self.window, "Add current view as step",
+            "Caption shown above the tab (may be empty):",
+        )  # fmt: skip
+        if ok:
+            try:
+                self.add_current_step(text)
+            except DeckError as err:
+                self.window._error("Step not added", f"The step was not added: {err}.")
+
+    def save(self, path: str | Path, *, overwrite: bool = False) -> bool:
+        """Write the deck to ``path`` atomically (an existing file only with ``overwrite``)."""
+        from posenc_gui.widgets import export
+
+        target = Path(path)
+        if self.deck is None:
+            self.window._error("Deck not saved", "No deck is open: add a step first.")
+            return False
+        deck = self.deck
+        if deck.title == UNTITLED and target.stem:
+            deck = deck.with_title(target.stem.replace("_", " ").replace("-", " "))
+        text = deck.dumps()
+
+        def write(tmp: Path) -> None:
+            tmp.write_text(text, encoding="utf-8")
+
+        try:
+            export.atomic_write(target, write, overwrite=overwrite)
+        except (OSError, DeckError) as err:
+            self.window._error("Deck not saved", f"Could not save the deck to {target}.",
+                               _reason(err))  # fmt: skip
+            return False
+        self.deck, self.path, self.modified = deck, target, False
+        self._sync()
+        self.window.show_message(f"Saved deck to {target}")
+        return True
+
+    def save_dialog(self) -> None:
+        """File ▸ Save deck… (the dialog asks before replacing a file)."""
+        if self.deck is None:
+            self.window._error("Deck not saved", "No deck is open: add a step first.")
+            return
+        name = self.path.name if self.path is not None else "lesson-deck.json"
+        dialog = QFileDialog(self.window, "Save deck", str(Path(self._start_dir()) / name),
+                             DECK_FILTER)  # fmt: skip
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setFileMode(QFileDialog.FileMode.AnyFile)
+        dialog.setDefaultSuffix("json")
+        if not dialog.exec() or not dialog.selectedFiles():
+            return
+        path = Path(dialog.selectedFiles()[0])
+        QSettings().setValue(LAST_DECK_DIR_KEY, str(path.parent))
+        self.save(path, overwrite=True)  # the dialog confirmed a replacement
+
+    def _discard_ok(self) -> bool:
+        """Before the menu replaces or closes a deck with unsaved steps: ask."""
+        if self.deck is None or not self.modified:
+            return True
+        answer = QMessageBox.question(
+            self.window, "Unsaved steps",
+            f"“{self.deck.title}” has steps that are not saved. Discard them?",
+            QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )  # fmt: skip
+        return answer == QMessageBox.StandardButton.Discard
+
+    # -- keys -----------------------------------------------------------------------------------
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """→ / ← step while a deck is open, unless the focused widget uses the arrows."""
+        if event.type() != QEvent.Type.KeyPress or self.deck is None:
+            return False
+        assert isinstance(event, QKeyEvent)
+        delta = _STEP_KEYS.get(Qt.Key(event.key()))
+        if delta is None or event.modifiers() not in _PLAIN:
+            return False
+        if not isinstance(watched, QWidget) or watched.window() is not self.window:
+            return False
+        if isinstance(QApplication.focusWidget(), ARROW_CONSUMERS):
+            return False
+        self.step(delta)
+        return True
+
+    def _set_filter(self, on: bool) -> None:
+        app = QApplication.instance()
+        if app is None or on == self._filtering:
+            return
+        if on:
+            app.installEventFilter(self)
+        else:
+            app.removeEventFilter(self)
+        self._filtering = on
+
+    # -- display --------------------------------------------------------------------------------
+    def _where(self) -> str:
+        return f"{self.index + 1} / {len(self.deck)}" if self.deck is not None else ""
+
+    def status_text(self) -> str:
+        """What the status bar shows: ``"Step 3 / 9 — title"`` (empty without a deck)."""
+        if self.deck is None:
+            return ""
+        unsaved = " (not saved)" if self.modified else ""
+        return f"Step {self._where()} — {self.deck.title}{unsaved}"
+
+    def _sync(self) -> None:
+        open_ = self.deck is not None
+        self.status_label.setText(self.status_text())
+        self.status_label.setVisible(open_)
+        for name in ("next_action", "previous_action", "close_action", "save_action"):
+            action = getattr(self, name, None)
+            if action is not None:
+                action.setEnabled(open_)
+        self._sync_banner()
+
+    def _sync_banner(self, *_: object) -> None:
+        """The caption shows while its step's tab is on screen."""
+        step = self.current_step()
+        on_tab = step is not None and self.window.current_tab_id() == step.tab
+        self.banner.show_caption(step.caption if step is not None and on_tab else "")
+
+    def _start_dir(self) -> str:
+        saved = str(QSettings().value(LAST_DECK_DIR_KEY, "", type=str))
+        return saved if saved and Path(saved).is_dir() else self.window._start_dir()
+
+    def _check_step(self, deck: Deck, step: int) -> None:
+        if isinstance(step, bool) or not isinstance(step, int) or not 1 <= step <= len(deck):
+            raise DeckError(f"the deck has steps 1 to {len(deck)}, not {step!r}")
+
+
+def _bundled_dir() -> Path:
+    paths = bundled_decks()
+    return paths[0].resolve().parent if paths else Path()
