@@ -1,0 +1,532 @@
+"""Show the code: a short, runnable PyTorch snippet per tab that recomputes what the tab shows.
+
+Each tab has a builder ``(values) -> Snippet`` in :data:`BUILDERS`. A :class:`Snippet` holds two
+versions of the same computation: ``core`` (uses :mod:`posenc_gui.core`) and ``plain`` (PyTorch
+only, no dependency on this project). The parameter values are written as Python literals with
+``repr`` (they round-trip exactly); only the branch of the current choices (layout, scheme,
+vectors…) is written out. Each snippet ends by binding the tensors it computes to the names of
+:attr:`Snippet.outputs` (documented in its header comment) and prints a short summary, so it runs
+as ``python snippet.py`` and a test can exec it and compare the tensors with the app's.
+
+Qt-free and torch-free: building a snippet only formats text (``posenc-gui code`` is instant).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from posenc_gui.state.params import ParamError, Value
+from posenc_gui.state.registry import TAB_IDS, get_model
+
+#: The heatmap snippet computes at most this many table entries (rows × dim); a larger table is
+#: taken every ``step``-th position (the app draws the mean of each pixel's positions).
+MAX_TABLE_ENTRIES = 4_000_000
+
+
+@dataclass(frozen=True)
+class Output:
+    """A tensor a snippet binds at its end: its name and what it holds (with its shape)."""
+
+    name: str
+    doc: str
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """The two versions of one tab's snippet for one set of parameter values."""
+
+    tab: str
+    core: str
+    plain: str
+    outputs: tuple[Output, ...]
+
+    def source(self, plain: bool = False) -> str:
+        """The plain-PyTorch version when ``plain``, else the ``posenc_gui.core`` one."""
+        return self.plain if plain else self.core
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names the snippet binds (in order)."""
+        return tuple(o.name for o in self.outputs)
+
+
+def lit(value: Value) -> str:
+    """``value`` as a Python literal that evaluates to exactly the same value."""
+    return repr(value)
+
+
+def _assign(names: Sequence[str], values: Sequence[Value], comment: str) -> str:
+    """``a, b = 1, 2.0  # comment`` (one line of the parameter block)."""
+    left = ", ".join(names)
+    right = ", ".join(lit(v) for v in values)
+    return f"{left} = {right}  # {comment}"
+
+
+def _header(title: str, tab: str, plain: bool, outputs: Sequence[Output]) -> list[str]:
+    how = "in plain PyTorch (needs only torch)" if plain else "with posenc_gui.core"
+    width = max(len(o.name) for o in outputs)
+    lines = [f"# PosEnc Explorer · {title} (tab {tab!r}), recomputed {how}.", "# Results:"]
+    lines += [f"#   {o.name:<{width}}  {o.doc}" for o in outputs]
+    return lines
+
+
+def _imports(plain: bool, math: bool = False) -> list[str]:
+    lines = ["import math", ""] if math else []
+    lines += ["import torch"]
+    if not plain:
+        lines += ["", "from posenc_gui import core"]
+    return [*lines, ""]
+
+
+def _join(*parts: Sequence[str]) -> str:
+    return "\n".join(line for part in parts for line in part).rstrip() + "\n"
+
+
+def _both(
+    tab: str,
+    outputs: Sequence[Output],
+    params: Sequence[str],
+    core_body: Sequence[str],
+    plain_body: Sequence[str],
+    summary: Sequence[str],
+    *,
+    math: bool = False,
+) -> Snippet:
+    title = get_model(tab).title
+    versions = [
+        _join(
+            _header(title, tab, plain, outputs),
+            [""],
+            _imports(plain, math),
+            params,
+            [""],
+            plain_body if plain else core_body,
+            [""],
+            summary,
+        )
+        for plain in (False, True)
+    ]
+    return Snippet(tab, versions[0], versions[1], tuple(outputs))
+
+
+# -- shared plain-PyTorch pieces -------------------------------------------------------------------
+def _plain_omega(d: str = "d", name: str = "omega") -> str:
+    return f"{name} = base ** (-torch.arange(0, {d}, 2, dtype=torch.float64) / {d})  # base^(−2i/d)"
+
+
+def _plain_table(layout: str, positions: str, out: str) -> list[str]:
+    """Lines building the sinusoidal table of float64 ``positions`` (needs ``omega``, ``d``)."""
+    lines = [f"angles = {positions}[:, None] * omega  # p·ω_i"]
+    if layout == "concat":
+        lines.append(
+            f"{out} = torch.cat((angles.sin(), angles.cos()), dim=1)  # sines, then cosines"
+        )
+    else:
+        lines.append(
+            f"{out} = torch.stack((angles.sin(), angles.cos()), dim=2).flatten(1)"
+            "  # 2i: sin, 2i+1: cos"
+        )
+    return lines
+
+
+# -- sine ------------------------------------------------------------------------------------------
+def _sine(v: Mapping[str, Value]) -> Snippet:
+    outputs = (
+        Output("t", "(401,) time t in [0, 2] s, as the wave plot samples it"),
+        Output("wave", "(2, 401) A·sin(2πft+φ) and A·cos(2πft+φ) over t"),
+        Output("at_cursor", "(2,) A·sin θ and A·cos θ at the cursor"),
+        Output("omega", "(d/2,) frequencies ω_i = base^(−2i/d)"),
+        Output("ladder", "(L, dims shown) PE[p, j] for p < L and the first dims"),
+        Output("pe", "(d,) the encoding vector PE[p]"),
+    )
+    params = [
+        _assign(("A", "f", "phi", "cursor"),
+                (v["amplitude"], v["frequency"], v["phase"], v["cursor"]),
+                "amplitude, frequency (Hz), phase (rad), cursor t (s)"),
+        _assign(("d", "base", "L", "p", "shown"),
+                (v["dim"], v["base"], v["length"], v["position"], v["ladder_dims"]),
+                "dim, base, positions, position p, dims shown"),
+    ]  # fmt: skip
+    wave = [
+        "t = torch.linspace(0.0, 2.0, 401, dtype=torch.float64)",
+        "theta = 2 * math.pi * f * t + phi",
+        "wave = torch.stack((A * theta.sin(), A * theta.cos()))",
+        "theta0 = 2 * math.pi * f * cursor + phi",
+        "at_cursor = torch.tensor([A * math.sin(theta0), A * math.cos(theta0)], "
+        "dtype=torch.float64)",
+        "",
+    ]
+    core_body = [
+        *wave,
+        "omega = core.inverse_frequencies(d, base)  # ω_i = base^(−2i/d)",
+        "ladder = core.sinusoidal_encoding(L, d, base, dtype=torch.float64)[:, :shown]",
+        "pe = core.sinusoidal_at([p], d, base, dtype=torch.float64)[0]",
+    ]
+    plain_body = [
+        *wave,
+        _plain_omega(),
+        *_plain_table("interleaved", "torch.arange(L, dtype=torch.float64)", "table"),
+        "ladder, pe = table[:, :shown], table[p]",
+    ]
+    summary = [
+        'print(f"t = {cursor} s: A·sin θ = {at_cursor[0]:.6f}, A·cos θ = {at_cursor[1]:.6f}")',
+        'print(f"PE[{p}] =", [round(x, 6) for x in pe.tolist()])',
+    ]
+    return _both("sine", outputs, params, core_body, plain_body, summary, math=True)
+
+
+# -- heatmap ---------------------------------------------------------------------------------------
+def heatmap_step(positions: int, dim: int) -> int:
+    """Every how many positions the heatmap snippet takes a row (1 unless the table is huge)."""
+    rows = max(1, MAX_TABLE_ENTRIES // dim)
+    return max(1, -(-positions // rows))
+
+
+def _heatmap(v: Mapping[str, Value]) -> Snippet:
+    from posenc_gui.state.heatmap import shown_count
+
+    outputs = (
+        Output("positions", "(rows,) the positions of the table's rows"),
+        Output("pe", "(rows, dims shown) PE[p, j], the table of the heatmap"),
+        Output("vector", "(d,) the encoding vector PE[p] at the selected position"),
+        Output("value", "() PE[p, j], the selected entry"),
+        Output("wavelength", "(d/2,) λ_i = 2π/ω_i of every pair, in positions"),
+    )
+    length, d = int(v["positions"]), int(v["dim"])
+    step = heatmap_step(length, d)
+    layout = str(v["layout"])
+    params = [
+        _assign(("L", "d", "base", "layout"), (length, d, v["base"], layout),
+                "positions, dim, base, column layout"),
+        _assign(("p", "j", "shown"), (v["position"], v["dimension"], shown_count(v)),
+                "selected position and dimension, dims shown"),
+    ]  # fmt: skip
+    rows = ["positions = torch.arange(0, L, dtype=torch.float64)"]
+    if step > 1:
+        rows = [
+            f"# {length} × {d} numbers are too many to hold: every {step}-th position",
+            "# (the app draws the mean of the positions under each pixel)",
+            f"positions = torch.arange(0, L, {step}, dtype=torch.float64)",
+        ]
+    core_body = [
+        *rows,
+        "pe = core.sinusoidal_at(positions, d, base, layout=layout, dtype=torch.float64)"
+        "[:, :shown]",
+        "vector = core.sinusoidal_at([p], d, base, layout=layout, dtype=torch.float64)[0]",
+        "value = vector[j]",
+        "wavelength = core.wavelengths(d, base)  # 2π/ω_i",
+    ]
+    plain_body = [
+        _plain_omega(),
+        "",
+        "",
+        "def encode(pos):  # the rows PE[pos] of float64 positions pos",
+        *("    " + line for line in _plain_table(layout, "pos", "table")),
+        "    return table",
+        "",
+        "",
+        *rows,
+        "pe = encode(positions)[:, :shown]",
+        "vector = encode(torch.tensor([float(p)]))[0]",
+        "value = vector[j]",
+        "wavelength = 2 * math.pi / omega",
+    ]
+    summary = [
+        'print(f"table {tuple(pe.shape)}; PE[{p}, {j}] = {value:.6f}; |PE[{p}]|² = '
+        '{vector @ vector:.3f} (= d/2)")',
+    ]
+    return _both("heatmap", outputs, params, core_body, plain_body, summary, math=True)
+
+
+# -- rotation --------------------------------------------------------------------------------------
+def _rotation(v: Mapping[str, Value]) -> Snippet:
+    outputs = (
+        Output("R", "(2, 2) R(θ) = [[cos θ, −sin θ], [sin θ, cos θ]]"),
+        Output("rotated", "(2,) R(θ)·v"),
+        Output("M", "(2, 2) M_k = R(−kω_i): shifts (sin pω, cos pω) by k positions"),
+        Output("pairs", "(2, 2) PE pair i (sin, cos) at p and at p + k"),
+        Output("predicted", "(2,) M_k·pairs[0], equal to pairs[1]"),
+        Output("R_m", "(head dim, head dim) RoPE's block-diagonal R_m"),
+    )
+    half = v["layout"] == "half"
+    params = [
+        _assign(("angle", "x", "y"), (v["angle"], v["x"], v["y"]), "θ in degrees, v = (x, y)"),
+        _assign(("d", "base", "i", "p", "k"),
+                (v["dim"], v["base"], v["pair"], v["position"], v["offset"]),
+                "dim, base, pair i, position p, offset k"),
+        _assign(("m", "head_dim", "layout"), (v["m"], v["block_dim"], v["layout"]),
+                "RoPE position m, head dim, pair layout"),
+    ]  # fmt: skip
+    core_body = [
+        "R = core.rotation_matrix(math.radians(angle))",
+        "rotated = R @ torch.tensor([x, y], dtype=torch.float64)",
+        "omega = float(core.inverse_frequencies(d, base)[i])  # ω_i",
+        "M = core.rotation_matrix(-k * omega)",
+        "table = core.sinusoidal_at([p, p + k], d, base, dtype=torch.float64)",
+        "pairs = table[:, 2 * i : 2 * i + 2]  # (sin, cos) of pair i at p and p + k",
+        "predicted = M @ pairs[0]",
+        "R_m = core.rope_matrix(m, head_dim, base, layout=layout)",
+    ]
+    block = "a, b = (c, c + head_dim // 2)" if half else "a, b = (2 * c, 2 * c + 1)"
+    plain_body = [
+        "",
+        "def rot(a):  # counter-clockwise rotation by a radians",
+        "    c, s = math.cos(a), math.sin(a)",
+        "    return torch.tensor([[c, -s], [s, c]], dtype=torch.float64)",
+        "",
+        "",
+        "R = rot(math.radians(angle))",
+        "rotated = R @ torch.tensor([x, y], dtype=torch.float64)",
+        "omega = base ** (-2 * i / d)  # ω_i",
+        "M = rot(-k * omega)",
+        "pairs = torch.tensor([[math.sin(q * omega), math.cos(q * omega)] for q in (p, p + k)],",
+        "                     dtype=torch.float64)",
+        "predicted = M @ pairs[0]",
+        "R_m = torch.zeros(head_dim, head_dim, dtype=torch.float64)  # one R(m·θ_c) per pair c",
+        "for c in range(head_dim // 2):",
+        f"    {block}",
+        "    R_m[[a, a, b, b], [a, b, a, b]] = rot(m * base ** (-2 * c / head_dim)).flatten()",
+    ]
+    summary = [
+        'print(f"R(θ)v = {rotated.tolist()}, |v| = {math.hypot(x, y):.6f} = |Rv| = '
+        '{rotated.norm():.6f}")',
+        'print(f"M_k·PE pair at p − PE pair at p+k: {(predicted - pairs[1]).abs().max():.1e}")',
+    ]
+    return _both("rotation", outputs, params, core_body, plain_body, summary, math=True)
+
+
+# -- rope ------------------------------------------------------------------------------------------
+def _rope(v: Mapping[str, Value]) -> Snippet:
+    from posenc_gui.state.rope import pair_indices, window_start
+
+    outputs = (
+        Output("q", "(d,) the query vector"),
+        Output("k", "(d,) the key vector"),
+        Output("q_rot", "(d,) R_m·q, the query rotated by its position m"),
+        Output("k_rot", "(d,) R_n·k, the key rotated by its position n"),
+        Output("score", "() the attention score ⟨R_m q, R_n k⟩ (depends on m − n only)"),
+        Output("scores", "(W, W) scores of queries m0 … m0+W−1 (rows) and keys n0 … (columns)"),
+    )
+    m, n, size = int(v["m"]), int(v["n"]), int(v["window"])
+    d, layout, mode = int(v["dim"]), str(v["layout"]), str(v["vectors"])
+    params = [
+        _assign(("d", "base", "layout"), (d, v["base"], layout), "head dim, base, pair layout"),
+        _assign(("m", "n", "seed"), (m, n, v["seed"]), "query and key positions, seed of q and k"),
+        _assign(("m0", "n0", "W"), (window_start(m, size), window_start(n, size), size),
+                "score-matrix window: first query and key positions, size"),
+    ]  # fmt: skip
+    vectors = [
+        "gen = torch.Generator().manual_seed(seed)",
+        "q, k = torch.randn(2, d, dtype=torch.float64, generator=gen)",
+    ]
+    if mode == "q=k":
+        vectors.append("q = k.clone()  # q = k")
+    elif mode == "typed":
+        a, b = pair_indices(d, int(v["pair"]), layout)
+        vectors += [
+            f"q[{a}], q[{b}] = {lit(v['q0'])}, {lit(v['q1'])}  # the typed pair {v['pair']}",
+            f"k[{a}], k[{b}] = {lit(v['k0'])}, {lit(v['k1'])}",
+        ]
+    core_body = [
+        *vectors,
+        "q_rot = core.apply_rope(q[None], [m], base=base, layout=layout)[0]",
+        "k_rot = core.apply_rope(k[None], [n], base=base, layout=layout)[0]",
+        "score = q_rot @ k_rot",
+        "scores = core.rope_scores(q, k, torch.arange(m0, m0 + W), torch.arange(n0, n0 + W),",
+        "                          base=base, layout=layout)",
+    ]
+    if layout == "half":
+        pairs = [
+            "    a, b = x[..., : d // 2], x[..., d // 2 :]  # pairs (x[i], x[i + d/2])",
+            "    return torch.cat((a * c - b * s, a * s + b * c), dim=-1)",
+        ]
+    else:
+        pairs = [
+            "    a, b = x[..., 0::2], x[..., 1::2]  # pairs (x[2i], x[2i+1])",
+            "    return torch.stack((a * c - b * s, a * s + b * c), dim=-1).flatten(-2)",
+        ]
+    plain_body = [
+        *vectors,
+        _plain_omega(name="theta"),
+        "",
+        "",
+        "def rope(x, pos):  # rotate pair i of x by pos·θ_i (pos: a number or a 1-D tensor)",
+        "    angle = torch.as_tensor(pos, dtype=torch.float64)[..., None] * theta",
+        "    c, s = angle.cos(), angle.sin()",
+        *pairs,
+        "",
+        "",
+        "q_rot, k_rot = rope(q, m), rope(k, n)",
+        "score = q_rot @ k_rot",
+        "scores = rope(q, torch.arange(m0, m0 + W)) @ rope(k, torch.arange(n0, n0 + W)).T",
+    ]
+    summary = [
+        'print(f"score at m = {m}, n = {n}: {score:.6f} (m − n = {m - n})")',
+        'print(f"score matrix {tuple(scores.shape)}, constant along its diagonals")',
+    ]
+    return _both("rope", outputs, params, core_body, plain_body, summary)
+
+
+# -- alibi -----------------------------------------------------------------------------------------
+def _alibi(v: Mapping[str, Value]) -> Snippet:
+    from posenc_gui.state.alibi import MAX_POSITIONS
+
+    outputs = (
+        Output("slopes", "(n,) the slope m_h of every head h = 1 … n"),
+        Output("bias", "(L, L) bias[i, j] = −m·(i − j) of head h (−inf for keys after the query)"),
+        Output("logits", "(L,) the content logits s_j of query i (zero or N(0, 1))"),
+        Output("weights", "(L,) softmax over keys of query i with the bias (causal)"),
+        Output("weights_plain", "(L,) the same without the bias"),
+    )
+    params = [
+        _assign(("n_heads", "h", "L", "i"),
+                (v["heads"], v["head"], v["positions"], v["query"]),
+                "heads, head shown (1 … n), positions, query i"),
+    ]  # fmt: skip
+    if v["logits"] == "random":
+        logits = [
+            f"gen = torch.Generator().manual_seed({lit(v['seed'])})",
+            f"logits = torch.randn({MAX_POSITIONS}, dtype=torch.float64, generator=gen)[:L]",
+        ]
+    else:
+        logits = ["logits = torch.zeros(L, dtype=torch.float64)  # position alone decides"]
+    core_body = [
+        "slopes = core.alibi_slopes(n_heads)",
+        "m = float(slopes[h - 1])",
+        "bias = core.alibi_bias_for_slope(m, L)",
+        *logits,
+        "weights = core.causal_softmax_row(logits, i, m)",
+        "weights_plain = core.causal_softmax_row(logits, i, 0.0)",
+    ]
+    plain_body = [
+        "",
+        "def alibi_slopes(n):  # 2^(−8h/n) for n a power of two, else the paper's rule",
+        "    p = 1 << (n.bit_length() - 1)  # the nearest power of two <= n",
+        "    first = [2 ** (-8 * h / p) for h in range(1, p + 1)]",
+        "    return first if p == n else first + alibi_slopes(2 * p)[0::2][: n - p]",
+        "",
+        "",
+        "slopes = torch.tensor(alibi_slopes(n_heads), dtype=torch.float64)",
+        "m = float(slopes[h - 1])",
+        "pos = torch.arange(L, dtype=torch.float64)",
+        "offset = pos[None, :] - pos[:, None]  # j − i: query row i, key column j",
+        "bias = (m * offset).masked_fill(offset > 0, float('-inf'))  # −m·(i − j), causal",
+        *logits,
+        "weights = torch.softmax(logits + bias[i], dim=0)",
+        "weights_plain = torch.softmax(logits.masked_fill(pos > i, float('-inf')), dim=0)",
+    ]
+    summary = [
+        'print(f"head {h} of {n_heads}: slope m = {m:.6g}; bias row of query {i} ends with",',
+        "      bias[i, max(0, i - 3) : i + 1].tolist())",
+        "print(f\"weight of the query's own key: {weights[i]:.4f} with the bias, "
+        '{weights_plain[i]:.4f} without")',
+    ]
+    return _both("alibi", outputs, params, core_body, plain_body, summary)
+
+
+# -- encodings -------------------------------------------------------------------------------------
+_PLAIN_TABLES: dict[str, list[str]] = {
+    "naive": [
+        "table = torch.arange(L, dtype=torch.float64)[:, None].expand(L, d)  # P[p, j] = p",
+    ],
+    "normalized": [
+        "p = torch.arange(L, dtype=torch.float64)",
+        "table = (p / (L - 1))[:, None].expand(L, d)  # P[p, j] = p/(L−1)",
+    ],
+    "binary": [
+        "p, j = torch.arange(L)[:, None], torch.arange(d)[None, :]",
+        "table = ((p >> j) & 1).to(torch.float64)  # bit j of p, least significant first",
+    ],
+    "learned": [
+        "# untrained: an nn.Embedding(512, d) as initialised, N(0, 0.02²); its first L rows",
+        "gen = torch.Generator().manual_seed(seed)",
+        "table = (torch.randn(512, d, generator=gen) * 0.02)[:L].to(torch.float64)",
+    ],
+}
+
+
+def _encodings(v: Mapping[str, Value]) -> Snippet:
+    outputs = (
+        Output("table", "(L, d) the encoding table P[p, j] (rows: positions)"),
+        Output("dots", "(L − k,) P[i]·P[i+k] for i = 0 … L−1−k"),
+        Output("cosine", "(L, L) cosine similarity of every two rows"),
+    )
+    scheme = str(v["scheme"])
+    params = [
+        _assign(("scheme", "L", "d"), (scheme, v["positions"], v["dim"]),
+                "scheme, positions, dim (bits for binary)"),
+        _assign(("layout", "seed", "k"), (v["layout"], v["seed"], v["distance"]),
+                "sinusoidal layout, seed of the learned table, distance k"),
+    ]  # fmt: skip
+    core_body = [
+        "table = core.encoding_table(scheme, L, d, layout=layout, seed=seed)  # float64",
+        "dots = core.dot_at_distance(table, k)",
+        "cosine = core.similarity(table, kind='cosine')",
+    ]
+    if scheme == "sinusoidal":
+        build = [
+            "base = 10000.0",
+            _plain_omega(),
+            *_plain_table(str(v["layout"]), "torch.arange(L, dtype=torch.float64)", "table"),
+        ]
+    else:
+        build = _PLAIN_TABLES[scheme]
+    plain_body = [
+        *build,
+        "dots = (table[: L - k] * table[k:]).sum(dim=1)",
+        "norm = table.norm(dim=1, keepdim=True)",
+        "unit = table / torch.where(norm > 0, norm, torch.ones_like(norm))  # a zero row stays 0",
+        "cosine = unit @ unit.T",
+    ]
+    summary = [
+        'print(f"{scheme}: table {tuple(table.shape)}, values in [{table.min():.4g}, '
+        '{table.max():.4g}]")',
+        'print(f"P[i]·P[i+{k}] from {dots.min():.6f} to {dots.max():.6f} over i '
+        '(spread {dots.max() - dots.min():.2e})")',
+    ]
+    return _both("encodings", outputs, params, core_body, plain_body, summary)
+
+
+#: The snippet builder of each tab (every tab of the registry must have one: a test checks).
+BUILDERS: dict[str, Callable[[Mapping[str, Value]], Snippet]] = {
+    "sine": _sine,
+    "heatmap": _heatmap,
+    "rotation": _rotation,
+    "rope": _rope,
+    "alibi": _alibi,
+    "encodings": _encodings,
+}
+
+
+def has_snippet(tab_id: str) -> bool:
+    """Whether tab ``tab_id`` has a snippet builder."""
+    return tab_id in BUILDERS
+
+
+def snippet(tab_id: str, values: Mapping[str, Value] | None = None) -> Snippet:
+    """The snippet of ``tab_id`` for ``values`` (validated; missing ones at their defaults).
+
+    :class:`ParamError` for an unknown tab or a value the tab does not accept;
+    :class:`LookupError` for a tab without a snippet builder.
+    """
+    model = get_model(tab_id)
+    resolved = model.resolve(dict(values or {}))
+    builder = BUILDERS.get(tab_id)
+    if builder is None:
+        missing = ", ".join(t for t in TAB_IDS if t not in BUILDERS)
+        raise LookupError(f"tab {tab_id!r} has no code snippet yet (tabs without one: {missing})")
+    return builder(resolved)
+
+
+__all__ = [
+    "BUILDERS",
+    "MAX_TABLE_ENTRIES",
+    "Output",
+    "ParamError",
+    "Snippet",
+    "has_snippet",
+    "heatmap_step",
+    "lit",
+    "snippet",
+]
