@@ -25,6 +25,7 @@ from posenc_gui.widgets.style import hub as style_hub
 
 if TYPE_CHECKING:
     from posenc_gui.main_window import MainWindow
+    from posenc_gui.state.deck import Deck
 
 FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf")
 BASE_POINT_SIZE = 10
@@ -102,10 +103,20 @@ def run_gui(
     *,
     session: Session | None = None,
     fresh: bool = False,
+    deck: tuple[Deck, int] | None = None,
+    present: bool = False,
 ) -> int:
-    """Open the main window (see :func:`build_window`) and run the event loop."""
+    """Open the main window (see :func:`build_window`) and run the event loop.
+
+    ``deck``: a validated lesson deck and the step (from 1) to open it at (``--deck``);
+    ``present``: start in presentation mode (``--present``).
+    """
     app = create_application()
     window = build_window(tab, values, session=session, fresh=fresh)
+    if deck is not None:
+        window.deck.open_deck(*deck)
+    if present:
+        window.set_presentation(True)
     window.show()
     app.processEvents()  # paint the window before torch is imported by the panels
     window.load_panels_later()

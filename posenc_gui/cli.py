@@ -1,10 +1,13 @@
 """Command line: ``posenc-gui [gui] | render | values | params | session``.
 
-    posenc-gui [--session F | --fresh] [--tab ID] [--set NAME=VALUE]...   open the window
+    posenc-gui [--session F | --fresh] [--tab ID] [--set NAME=VALUE]... [--present]  the window
+    posenc-gui [--session F | --fresh] --deck F [--step N]      open the window on a lesson deck
     posenc-gui render [--session F] [--tab ID] [--set ...] --out F.png [--size WxH]
     posenc-gui values [--session F] [--tab ID] [--set ...]   JSON: parameters + every number shown
     posenc-gui params [--tab ID]                             JSON: the parameters and their ranges
-    posenc-gui session [--session F] [--tab ID] [--set ...] [--theme T] [--scale S] --out F.json
+    posenc-gui code [--session F] [--tab ID] [--set ...] [--plain]   a PyTorch snippet of the tab
+    posenc-gui session [--session F] [--tab ID] [--set ...] [--theme T] [--scale S]
+                       [--colormaps M] --out F.json
 
 The window restores the session of the last run (``--fresh``: the defaults; ``--session F``:
 that file); ``--tab``/``--set`` apply on top. ``render`` and ``values`` read the tab (the
@@ -30,10 +33,11 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from posenc_gui import __version__
 
 if TYPE_CHECKING:
+    from posenc_gui.state.deck import Deck
     from posenc_gui.state.params import Value
     from posenc_gui.state.session import Session
 
-COMMANDS = ("gui", "render", "values", "params", "session")
+COMMANDS = ("gui", "render", "values", "params", "session", "code")
 DEFAULT_SIZE = (1600, 1000)
 MIN_SIZE, MAX_SIZE = 320, 8192
 
@@ -57,6 +61,8 @@ def _parser(command: str) -> argparse.ArgumentParser:
         "params": "Print JSON describing each parameter: type, default, range or choices.",
         "session": "Write a session file (open it with 'posenc-gui --session FILE') without "
         "opening a window.",
+        "code": "Print a short, runnable PyTorch snippet that recomputes what the tab shows "
+        "with these parameters (View ▸ Show the code).",
     }
     p = _Parser(prog=prog, description=descriptions[command])
     if command == "gui":
@@ -78,6 +84,21 @@ def _parser(command: str) -> argparse.ArgumentParser:
             "--fresh", action="store_true",
             help="start from the defaults, not from the session of the last run",
         )  # fmt: skip
+        p.add_argument(
+            "--deck", metavar="FILE",
+            help="open this lesson deck (File ▸ Save deck, or a bundled one) at its first step",
+        )  # fmt: skip
+        p.add_argument("--step", metavar="N", help="with --deck: start at step N (from 1)")
+        p.add_argument(
+            "--present", action="store_true",
+            help="start in presentation mode (larger text and lines, controls hidden; F5 or "
+            "Esc leaves it)",
+        )  # fmt: skip
+    if command == "code":
+        p.add_argument(
+            "--plain", action="store_true",
+            help="plain PyTorch only (no posenc_gui import) instead of the posenc_gui.core version",
+        )  # fmt: skip
     if command == "render":
         p.add_argument("--out", required=True, metavar="FILE.png", help="PNG file to write")
         p.add_argument("--size", default=None, metavar="WxH", help="picture size in pixels")
@@ -85,7 +106,18 @@ def _parser(command: str) -> argparse.ArgumentParser:
         p.add_argument("--out", required=True, metavar="FILE", help="session file to write")
         p.add_argument("--theme", choices=("light", "dark"), help="theme (default: light)")
         p.add_argument("--scale", metavar="S", help="scale of text and lines (default: 1)")
+        p.add_argument(
+            "--colormaps", choices=session_colormaps(),
+            help="colour-map set of the heatmaps (default: colorblind)",
+        )  # fmt: skip
     return p
+
+
+def session_colormaps() -> tuple[str, ...]:
+    """Ids of the bundled colour-map sets (from the Qt-free session module)."""
+    from posenc_gui.state.session import COLORMAP_SETS
+
+    return COLORMAP_SETS
 
 
 def parse_size(text: str | None) -> tuple[int, int]:
@@ -137,6 +169,35 @@ def load_session(text: str) -> Session:
         raise UsageError(f"--session {text!r}: {err}") from None
     except OSError as err:
         raise UsageError(f"--session {text!r}: cannot read it ({err.strerror or err})") from None
+
+
+def load_deck(
+    text: str | None, step: str | None, tab: str | None, assignments: Sequence[str]
+) -> tuple[Deck, int] | None:
+    """``--deck FILE [--step N]`` read and validated: the deck and the step (from 1)."""
+    if text is None:
+        if step is not None:
+            raise UsageError("--step needs --deck FILE")
+        return None
+    if tab is not None or assignments:
+        raise UsageError("--deck cannot be used with --tab or --set: each step sets its tab")
+    from posenc_gui.state.deck import Deck, DeckError
+
+    try:
+        deck = Deck.load(Path(text).expanduser())
+    except DeckError as err:
+        raise UsageError(f"--deck {text!r}: {err}") from None
+    except OSError as err:
+        raise UsageError(f"--deck {text!r}: cannot read it ({err.strerror or err})") from None
+    number = 1
+    if step is not None:
+        try:
+            number = int(step)
+        except ValueError:
+            number = 0
+        if not 1 <= number <= len(deck):
+            raise UsageError(f"--step must be an integer from 1 to {len(deck)}, got {step!r}")
+    return deck, number
 
 
 def parse_given(tab: str, assignments: Sequence[str]) -> dict[str, Value]:
@@ -217,9 +278,10 @@ def run(argv: Sequence[str]) -> int:
 
     if command == "gui" and ns.fresh and ns.session:
         raise UsageError("--fresh and --session cannot be used together")
+    deck = load_deck(ns.deck, ns.step, ns.tab, ns.assignments) if command == "gui" else None
     session = load_session(ns.session) if ns.session else None
     tab = ns.tab if ns.tab is not None else (session.current_tab if session else None)
-    if command in ("render", "values") and tab is None:
+    if command in ("render", "values", "code") and tab is None:
         raise UsageError(f"--tab is required (or --session FILE); tabs: {', '.join(TAB_IDS)}")
     given: dict[str, Value] = {}
     values = None
@@ -237,6 +299,16 @@ def run(argv: Sequence[str]) -> int:
         print(json.dumps(json_ready(result), ensure_ascii=False))
         return 0
 
+    if command == "code":
+        assert tab is not None and values is not None
+        from posenc_gui.state.snippets import snippet
+
+        try:
+            sys.stdout.write(snippet(tab, values).source(plain=ns.plain))
+        except LookupError as err:
+            raise UsageError(str(err)) from None
+        return 0
+
     if command == "session":
         from posenc_gui.state.session import Session
 
@@ -250,6 +322,8 @@ def run(argv: Sequence[str]) -> int:
             written.theme = ns.theme
         if scale is not None:
             written.scale = scale
+        if ns.colormaps is not None:
+            written.colormaps = ns.colormaps
         written.save(out_file)
         print(f"wrote {out_file} (tab {written.current_tab})")
         return 0
@@ -263,7 +337,11 @@ def run(argv: Sequence[str]) -> int:
         if session is not None:
             from posenc_gui.widgets.style import Style
 
-            style = Style(scale=session.scale, theme=session.theme)  # type: ignore[arg-type]
+            style = Style(
+                scale=session.scale,
+                theme=session.theme,  # type: ignore[arg-type]
+                colormaps=session.colormaps,
+            )
             view = session.view_states.get(tab)
             render_png(tab, values, out_path, size, style=style, view_state=view)
         else:
@@ -274,7 +352,12 @@ def run(argv: Sequence[str]) -> int:
     from posenc_gui.app import run_gui
 
     # only the values given: the window applies them on top of the session it restores
-    return run_gui(tab, given if tab is not None else None, session=session, fresh=ns.fresh)
+    if deck is not None:
+        return run_gui(session=session, fresh=ns.fresh, deck=deck, present=ns.present)
+    return run_gui(
+        tab, given if tab is not None else None, session=session, fresh=ns.fresh,
+        present=ns.present,
+    )  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> int:

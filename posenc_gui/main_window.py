@@ -18,6 +18,8 @@ Lecture workflow:
   Theme: System (follows the platform's colour scheme, light when it has none), Light, Dark.
 - **Export** (File menu): the figure as PNG at a chosen width or SVG, the data as CSV or
   ``.npz``, the figure to the clipboard (:mod:`posenc_gui.widgets.export`).
+- **Animation** (View ▸ Play/Pause, Space; ``[`` / ``]`` speed; File ▸ Export animation as GIF… /
+  PNG sequence…): the current tab's animated parameter (:mod:`posenc_gui.widgets.animation`).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QProgressDialog,
     QStackedWidget,
     QTabWidget,
     QVBoxLayout,
@@ -50,14 +53,25 @@ from PySide6.QtWidgets import (
 )
 
 from posenc_gui import APP_NAME, __version__
+from posenc_gui.deck_controller import DeckController
 from posenc_gui.qt import pyside_source_scan_off
 from posenc_gui.state import ParamError, Value
 from posenc_gui.state.registry import TAB_IDS, TABS, entry
 from posenc_gui.state.session import Session, SessionError
 from posenc_gui.widgets import style as style_mod
+from posenc_gui.widgets.animation import (
+    AnimationBar,
+    AnimationExportDialog,
+    AnimationSettings,
+    Animator,
+    ExportCancelledError,
+    Progress,
+    SpaceGuard,
+)
 
 if TYPE_CHECKING:
     from posenc_gui.panels.base import Panel
+    from posenc_gui.widgets.code_view import AboutView, CodeWindow
 
 ABOUT_HTML = f"""
 <h2>{APP_NAME} {__version__}</h2>
@@ -87,6 +101,8 @@ RECENT_KEY = "recent_sessions"
 FOLLOW_SYSTEM_KEY = "follow_system_theme"
 EXPORT_WIDTH_KEY = "export_width"
 LAST_DIR_KEY = "last_dir"
+ANIMATION_FRAMES_KEY = "animation_frames"
+ANIMATION_WIDTH_KEY = "animation_width"
 #: File name of the session written on close and restored on start.
 LAST_SESSION_NAME = "last-session.json"
 SESSION_FILTER = "PosEnc Explorer sessions (*.json);;All files (*)"
@@ -196,6 +212,9 @@ class MainWindow(QMainWindow):
         self._follow_system = bool(QSettings().value(FOLLOW_SYSTEM_KEY, False, type=bool))
         #: The message box of the last refused or failed action (for tests and screen readers).
         self.error_box: QMessageBox | None = None
+        #: View ▸ Show the code and Help ▸ About this view (built on first use).
+        self.code_window: CodeWindow | None = None
+        self.about_view: AboutView | None = None
 
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("tabs")
@@ -224,15 +243,26 @@ class MainWindow(QMainWindow):
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.loading)
         self.stack.addWidget(self.tabs)
-        self.setCentralWidget(self.stack)
+        #: Lesson decks: the caption banner above the tabs, File menu entries, step keys.
+        self.deck = DeckController(self)
+        self.setCentralWidget(self.deck.wrap(self.stack))
         self.statusBar().showMessage(notice or "Starting…", MESSAGE_MS if notice else 0)
+        #: Play/Pause (Space) of the current tab's animated parameter; its bar in the status bar
+        #: (kept in presentation mode). Space stays with text fields and buttons that have focus.
+        self.animator = Animator(self)
+        self.animator.message.connect(lambda text: self.show_message(text))
+        self.animation_bar = AnimationBar(self.animator, self)
+        self.statusBar().addPermanentWidget(self.animation_bar)
+        self._space_guard = SpaceGuard(self)
+        #: The progress dialog of a running animation export (None otherwise).
+        self.export_progress: QProgressDialog | None = None
         self._build_menus()
         hub = style_mod.hub()
         hub.changed.connect(self._apply_window_style)
         # (PySide drops this connection and the one below when the window is destroyed)
         # the session's look (or the platform's theme when following it)
         theme = system_theme() if self._follow_system else session.theme
-        self.set_style(theme=theme, scale=session.scale)
+        self.set_style(theme=theme, scale=session.scale, colormaps=session.colormaps)
         self._apply_window_style(hub.style)
         self._sync_theme_actions()
         hints = QGuiApplication.styleHints()
@@ -286,6 +316,8 @@ class MainWindow(QMainWindow):
             tip="Save every tab's parameters, the zoom, theme and scale to a file",
         )  # fmt: skip
         file_menu.addSeparator()
+        self.deck.build_menu(file_menu)
+        file_menu.addSeparator()
         self.export_action = self._action(
             file_menu, "&Export figure as PNG…", "export_png_action", ["Ctrl+E"],
             lambda: self.export_png_dialog(),
@@ -314,6 +346,17 @@ class MainWindow(QMainWindow):
             self.export_action, self.export_svg_action, self.export_csv_action,
             self.export_npz_action, self.copy_action,
         ]  # fmt: skip
+        self.export_gif_action = self._action(
+            file_menu, "Export animation as &GIF…", "export_gif_action", None,
+            lambda: self.export_animation_dialog("gif"),
+            tip="Save one loop of the tab's animation as a looping GIF",
+        )  # fmt: skip
+        self.export_frames_action = self._action(
+            file_menu, "Export animation as PNG seq&uence…", "export_frames_action", None,
+            lambda: self.export_animation_dialog("png"),
+            tip="Save one loop of the tab's animation as a folder of numbered PNG pictures",
+        )  # fmt: skip
+        self._tab_actions += [self.export_gif_action, self.export_frames_action]
         file_menu.addSeparator()
         quit_action = QAction("&Quit", self)
         quit_action.setObjectName("quit_action")
@@ -333,6 +376,11 @@ class MainWindow(QMainWindow):
             self._set_controls_visible, checkable=True,
         )  # fmt: skip
         self.controls_action.setChecked(True)
+        self.code_action = self._action(
+            view_menu, "Show the &code", "show_code_action", ["Ctrl+Shift+K"],
+            lambda: self.show_code(),
+            tip="A short PyTorch snippet that recomputes what the tab shows (copy or save it)",
+        )  # fmt: skip
         view_menu.addSeparator()
         self.zoom_in_action = self._action(
             view_menu, "Zoom &in", "zoom_in_action", ["Ctrl++", "Ctrl+="],
@@ -367,6 +415,21 @@ class MainWindow(QMainWindow):
             theme_menu, "S&witch light/dark", "toggle_theme_action", ["Ctrl+Shift+T"],
             lambda: self.set_theme_mode("light" if self.session.theme == "dark" else "dark"),
         )  # fmt: skip
+        maps_menu = view_menu.addMenu("Colour &maps")
+        maps_menu.setObjectName("colormaps_menu")
+        self.colormap_group = QActionGroup(self)
+        self.colormap_group.setExclusive(True)
+        self.colormap_actions: dict[str, QAction] = {}
+        for key, (label, maps) in style_mod.COLORMAP_SETS.items():
+            a = QAction(label, self)
+            a.setObjectName(f"colormaps_{key}_action")
+            a.setCheckable(True)
+            a.setStatusTip("Heatmaps: " + ", ".join(f"{m} ({k})" for k, m in maps.items()))
+            a.triggered.connect(lambda _=False, k=key: self.set_style(colormaps=k))
+            self.colormap_group.addAction(a)
+            maps_menu.addAction(a)
+            self.colormap_actions[key] = a
+        self.colormap_actions[style_mod.hub().style.colormaps].setChecked(True)
         view_menu.addSeparator()
         self.presentation_action = self._action(
             view_menu, "&Presentation", "presentation_action", ["F5"], self.set_presentation,
@@ -387,6 +450,19 @@ class MainWindow(QMainWindow):
         )  # fmt: skip
         self.leave_action.setEnabled(False)
         view_menu.addSeparator()
+        self.play_action = self._action(
+            view_menu, "Play/Pause &animation", "play_action", ["Space"],
+            self.animator.set_playing, checkable=True,
+            tip="Sweep the tab's main parameter, looping; pausing leaves it where it is",
+        )  # fmt: skip
+        self.animator.playing_changed.connect(self._sync_play_action)
+        self.faster_action = self._action(
+            view_menu, "Animation faster", "faster_action", ["]"], lambda: self.animator.faster(),
+        )  # fmt: skip
+        self.slower_action = self._action(
+            view_menu, "Animation slower", "slower_action", ["["], lambda: self.animator.slower(),
+        )  # fmt: skip
+        view_menu.addSeparator()
         self.tab_menu = view_menu.addMenu("&Go to tab")
         for index, e in enumerate(TABS):
             action = QAction(e.title, self)
@@ -399,6 +475,11 @@ class MainWindow(QMainWindow):
         self._action(
             help_menu, "&Keyboard shortcuts", "shortcuts_action", ["F1"],
             lambda: self.show_shortcuts(),
+        )  # fmt: skip
+        self.view_about_action = self._action(
+            help_menu, "About this &view", "view_about_action", ["Shift+F1"],
+            lambda: self.show_view_about(),
+            tip="What the tab shows, its formulas and the papers they come from",
         )  # fmt: skip
         about = QAction(f"&About {APP_NAME}", self)
         about.setObjectName("about_action")
@@ -442,15 +523,25 @@ class MainWindow(QMainWindow):
             panel.set_controls_visible(visible)
 
     # -- style: zoom, presentation, theme -------------------------------------------------------
-    def set_style(self, *, theme: str | None = None, scale: float | None = None) -> None:
-        """Change the application's theme and/or scale (kept in the session)."""
+    def set_style(
+        self,
+        *,
+        theme: str | None = None,
+        scale: float | None = None,
+        colormaps: str | None = None,
+    ) -> None:
+        """Change the application's theme, scale and/or colour-map set (kept in the session)."""
         hub = style_mod.hub()
         new = hub.style.replace(
             theme=theme if theme is not None else hub.style.theme,
             scale=scale if scale is not None else hub.style.scale,
+            colormaps=colormaps if colormaps is not None else hub.style.colormaps,
         )
         self.session.theme, self.session.scale = new.theme, new.scale
+        self.session.colormaps = new.colormaps
         hub.set_style(new)
+        if hasattr(self, "colormap_actions"):
+            self.colormap_actions[new.colormaps].setChecked(True)
 
     def _apply_window_style(self, st: style_mod.Style) -> None:
         """The window's own text (tab titles, loading page) follows the scale too."""
@@ -532,6 +623,32 @@ class MainWindow(QMainWindow):
     def show_about(self) -> None:
         """Help ▸ About: version and the papers behind the maths."""
         QMessageBox.about(self, f"About {APP_NAME}", ABOUT_HTML)
+
+    def show_code(self) -> CodeWindow:
+        """View ▸ Show the code: the current tab's snippet, following the tab and its values."""
+        from posenc_gui.widgets.code_view import CodeWindow
+
+        if self.code_window is None:
+            window = self.code_window = CodeWindow(self.session, self.current_tab_id(), self)
+            self.tabs.currentChanged.connect(lambda i: window.set_tab(TABS[i].id))
+        self.code_window.set_tab(self.current_tab_id())
+        self.code_window.show()
+        self.code_window.raise_()
+        self.code_window.activateWindow()
+        return self.code_window
+
+    def show_view_about(self) -> AboutView:
+        """Help ▸ About this view: what the current tab shows, its formulas and papers."""
+        from posenc_gui.widgets.code_view import AboutView
+
+        if self.about_view is None:
+            view = self.about_view = AboutView(self.current_tab_id(), self)
+            self.tabs.currentChanged.connect(lambda i: view.set_tab(TABS[i].id))
+        self.about_view.set_tab(self.current_tab_id())
+        self.about_view.show()
+        self.about_view.raise_()
+        self.about_view.activateWindow()
+        return self.about_view
 
     def shortcut_table(self) -> list[tuple[str, str, str]]:
         """``(menu, action, shortcuts)`` of every menu action that has a shortcut."""
@@ -615,7 +732,7 @@ class MainWindow(QMainWindow):
         # faster single-threaded anyway.
         torch.set_num_threads(1)
         self._loaded = True
-        self._ensure_panel(self.current_tab_id())
+        self.animator.set_target(self._ensure_panel(self.current_tab_id()))
         self.stack.setCurrentWidget(self.tabs)
         for a in (self.reset_action, *self._tab_actions):
             a.setEnabled(True)
@@ -646,6 +763,7 @@ class MainWindow(QMainWindow):
         self.session.current_tab = tab_id
         if self._loaded:
             self._ensure_panel(tab_id)
+        self.animator.set_target(self.panels.get(tab_id))  # (stops a running animation)
         # status messages belong to the tab they were about
         text = self._messages.get(tab_id, "")
         if text:
@@ -746,6 +864,7 @@ class MainWindow(QMainWindow):
         self, loaded: Session, resolved: Mapping[str, Mapping[str, Value]] | None = None
     ) -> None:
         """Make the window show ``loaded`` (already validated), updating its states in place."""
+        self.animator.pause()
         for tab_id in TAB_IDS:
             values = resolved[tab_id] if resolved is not None else loaded.state(tab_id).values()
             self.session.state(tab_id).update(values)
@@ -756,9 +875,9 @@ class MainWindow(QMainWindow):
         QSettings().setValue(FOLLOW_SYSTEM_KEY, False)
         if self._presentation is not None:  # keep presenting; leaving goes to the file's scale
             self._presentation = (loaded.scale, self._presentation[1])
-            self.set_style(theme=loaded.theme)
+            self.set_style(theme=loaded.theme, colormaps=loaded.colormaps)
         else:
-            self.set_style(theme=loaded.theme, scale=loaded.scale)
+            self.set_style(theme=loaded.theme, scale=loaded.scale, colormaps=loaded.colormaps)
         self._sync_theme_actions()
         self.tabs.setCurrentIndex(self._index(loaded.current_tab))
 
@@ -988,6 +1107,123 @@ class MainWindow(QMainWindow):
         """Save the current tab as a PNG picture (File ▸ Export figure as PNG…)."""
         self.export_png_dialog()
 
+    # -- animation ------------------------------------------------------------------------------
+    def _sync_play_action(self, playing: bool) -> None:
+        self.play_action.blockSignals(True)
+        self.play_action.setChecked(playing)
+        self.play_action.blockSignals(False)
+
+    def export_animation(
+        self, kind: str, path: str | Path, settings: AnimationSettings | None = None, *,
+        overwrite: bool = False, progress: Progress | None = None,
+    ) -> Path:  # fmt: skip
+        """One loop of the tab's animation as a GIF (``kind="gif"``) or a folder of PNGs
+        (``"png"``), written atomically; the tab's values are as before afterwards, also when
+        ``progress`` cancels (:class:`ExportCancelledError`) or writing fails."""
+        from posenc_gui.widgets import animation, export
+
+        panel = self._export_panel()
+        self.animator.pause()
+        chosen = settings or AnimationSettings(loop_seconds=self.animator.loop_seconds())
+        fig = export.figure_widget(panel)
+        if kind == "gif":
+            return animation.export_gif(panel, fig, path, chosen, overwrite=overwrite,
+                                        progress=progress)  # fmt: skip
+        if kind == "png":
+            return animation.export_png_sequence(panel, fig, path, chosen, overwrite=overwrite,
+                                                 progress=progress)  # fmt: skip
+        raise ValueError(f"kind must be 'gif' or 'png', got {kind!r}")
+
+    def _animation_settings(self) -> AnimationSettings:
+        from posenc_gui.widgets import animation, export
+
+        s = QSettings()
+        frames = s.value(ANIMATION_FRAMES_KEY, animation.DEFAULT_FRAMES, type=int)
+        width = s.value(ANIMATION_WIDTH_KEY, animation.DEFAULT_EXPORT_WIDTH, type=int)
+        frames = frames if isinstance(frames, int) else animation.DEFAULT_FRAMES
+        width = width if isinstance(width, int) else animation.DEFAULT_EXPORT_WIDTH
+        return AnimationSettings(
+            min(max(frames, animation.MIN_FRAMES), animation.MAX_FRAMES),
+            min(max(width, export.MIN_PNG_WIDTH), export.MAX_PNG_WIDTH),
+            self.animator.loop_seconds(),
+        )
+
+    def export_animation_dialog(self, kind: str) -> None:
+        """File ▸ Export animation as GIF… / as PNG sequence…: frames and width, a file or a
+        folder, then a progress dialog that can cancel."""
+        from posenc_gui.state.animation import Sweep
+
+        panel = self.current_panel()
+        if panel is None:
+            return
+        self.animator.pause()
+        gif = kind == "gif"
+        title = "Export animation as GIF" if gif else "Export animation as PNG sequence"
+        model = panel.state.model
+        values = model.resolve(dict(model.animation_setup), panel.state.values())
+        what = Sweep.of(model, values).describe()
+        dialog = AnimationExportDialog(title, what, self._animation_settings(), gif=gif,
+                                       parent=self)  # fmt: skip
+        if not dialog.exec():
+            return
+        chosen = dialog.settings()
+        QSettings().setValue(ANIMATION_FRAMES_KEY, chosen.frames)
+        QSettings().setValue(ANIMATION_WIDTH_KEY, chosen.width)
+        if gif:
+            path = self._ask_save_path(title, f"{model.id}.gif", "GIF animations (*.gif)", "gif")
+        else:
+            path = self._ask_save_path(title, f"{model.id}-frames", "Folders of frames (*)", "")
+        if path is None:
+            return
+        overwrite = gif  # the file dialog asked before replacing a file
+        if not gif and path.exists():
+            answer = QMessageBox.question(
+                self, title,
+                f"“{path.name}” exists already. Replace the frames in it? (A folder that holds "
+                "anything else is never replaced.)",
+            )  # fmt: skip
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+            overwrite = True
+        self.run_animation_export(kind, path, chosen, overwrite=overwrite)
+
+    def run_animation_export(
+        self, kind: str, path: Path, settings: AnimationSettings, *, overwrite: bool = False
+    ) -> Path | None:
+        """:meth:`export_animation` behind a window-modal progress dialog with Cancel;
+        failures and cancelling are reported, never raised."""
+        dialog = QProgressDialog("Rendering…", "Cancel", 0, 1, self)
+        dialog.setObjectName("animation_progress")
+        dialog.setWindowTitle("Exporting animation")
+        dialog.setWindowModality(Qt.WindowModality.WindowModal)
+        dialog.setMinimumDuration(0)
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
+        self.export_progress = dialog
+
+        def progress(done: int, total: int, text: str) -> bool:
+            dialog.setMaximum(total)
+            dialog.setLabelText(text)
+            dialog.setValue(done)
+            return not dialog.wasCanceled()
+
+        try:
+            out = self.export_animation(kind, path, settings, overwrite=overwrite,
+                                        progress=progress)  # fmt: skip
+        except ExportCancelledError:
+            self.show_message("Animation export cancelled: nothing was written")
+            return None
+        except (OSError, RuntimeError, ValueError) as err:
+            self._error("Export failed", f"Could not save the animation to {path}.",
+                        _reason(err))  # fmt: skip
+            return None
+        finally:
+            self.export_progress = None
+            dialog.close()
+            dialog.deleteLater()
+        self.show_message(f"Saved {out} ({settings.frames} frames)")
+        return out
+
     # -- geometry -------------------------------------------------------------------------------
     def _restore_geometry(self) -> None:
         settings = QSettings()
@@ -1007,6 +1243,7 @@ class MainWindow(QMainWindow):
         self.move(avail.x() + (avail.width() - w) // 2, avail.y() + (avail.height() - h) // 2)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.animator.pause()
         settings = QSettings()
         if not self.isFullScreen():
             settings.setValue("geometry", self.saveGeometry())

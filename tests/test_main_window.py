@@ -68,14 +68,21 @@ def test_menus_and_about(qtbot: QtBot) -> None:
     assert menus == ["&File", "&View", "&Help"]
     file_items = [a.text() for a in w.file_menu.actions() if a.text()]
     assert file_items == [
-        "&Open session…", "Open &recent", "&Save session…", "&Export figure as PNG…",
+        "&Open session…", "Open &recent", "&Save session…",
+        "Open &deck…", "Open &bundled deck", "Sa&ve deck…", "&Add current view as step…",
+        "&Next step", "&Previous step", "C&lose deck",
+        "&Export figure as PNG…",
         "Export figure as S&VG…", "Export &data as CSV…", "Export data as &NumPy (.npz)…",
-        "&Copy figure", "&Quit",
+        "&Copy figure", "Export animation as &GIF…", "Export animation as PNG seq&uence…",
+        "&Quit",
     ]  # fmt: skip
     view_items = [a.text() for a in w.view_menu.actions() if a.text()]
     assert view_items == [
-        "&Reset tab parameters", "Show &controls", "Zoom &in", "Zoom &out", "Reset &zoom",
-        "&Theme", "&Presentation", "&Full screen", "&Leave presentation and full screen",
+        "&Reset tab parameters", "Show &controls", "Show the &code", "Zoom &in", "Zoom &out",
+        "Reset &zoom",
+        "&Theme", "Colour &maps", "&Presentation", "&Full screen",
+        "&Leave presentation and full screen",
+        "Play/Pause &animation", "Animation faster", "Animation slower",
         "&Go to tab",
     ]  # fmt: skip
     themes = [a.text() for a in w.theme_group.actions()]

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
@@ -67,6 +68,7 @@ def _everything(w: MainWindow) -> dict[str, Any]:
         "views": {t: dict(v) for t, v in s.view_states.items() if v},
         "theme": s.theme,
         "scale": s.scale,
+        "colormaps": s.colormaps,
         "hub": style_mod.hub().style,
     }
 
@@ -79,6 +81,7 @@ def test_round_trip_every_tab_exactly_back(qtbot: QtBot, tmp_path: Path) -> None
     w.session.view_states["rope"] = {"x_range": [-40.0, 60.0]}
     w.set_theme_mode("dark")
     w.zoom(+1)
+    w.colormap_actions["dark-centred"].trigger()
     saved = _everything(w)
     path = tmp_path / "lecture.json"
     assert w.save_session(path)
@@ -90,6 +93,7 @@ def test_round_trip_every_tab_exactly_back(qtbot: QtBot, tmp_path: Path) -> None
     w.session.view_states.clear()
     w.set_theme_mode("light")
     w.zoom(0)
+    w.set_style(colormaps="blue-red")
     w.session.state("sine").set("dim", 16)
     assert _everything(w) != saved
 
@@ -103,6 +107,8 @@ def test_round_trip_every_tab_exactly_back(qtbot: QtBot, tmp_path: Path) -> None
     panel.refresh_now()
     assert panel.data()["ladder_formula"]["dim"].values == saved["values"]["sine"]["dim"]
     assert w.theme_actions["dark"].isChecked()
+    assert w.colormap_actions["dark-centred"].isChecked()
+    assert style_mod.hub().style.colormaps == "dark-centred"
     assert str(path.resolve()) == w.recent_sessions()[0]
 
 
@@ -132,6 +138,7 @@ def _bad_files() -> list[tuple[str, bytes, str]]:
     unknown_tab["tabs"]["nope"] = {"params": {}}
     bad_theme = {**_good_dict(), "theme": "sepia"}
     bad_scale = {**_good_dict(), "scale": 50}
+    bad_maps = {**_good_dict(), "colormaps": "jet"}
     return [
         ("malformed", b'{"kind": "posenc-explorer-session", ', "invalid JSON"),
         ("not_a_session", json.dumps({"hello": 1}).encode(), "not a session"),
@@ -141,6 +148,7 @@ def _bad_files() -> list[tuple[str, bytes, str]]:
         ("unknown_tab", json.dumps(unknown_tab).encode(), "unknown tab"),
         ("bad_theme", json.dumps(bad_theme).encode(), "'theme'"),
         ("bad_scale", json.dumps(bad_scale).encode(), "'scale'"),
+        ("bad_colormaps", json.dumps(bad_maps).encode(), "'colormaps'"),
         ("not_utf8", b"\xff\xfe\x00garbage", "not UTF-8"),
     ]
 
@@ -271,3 +279,33 @@ def test_open_during_presentation_keeps_presenting(qtbot: QtBot, tmp_path: Path)
     assert w.presenting() and style_mod.hub().style.scale == pytest.approx(1.6)
     w.set_presentation(False)
     assert style_mod.hub().style.scale == pytest.approx(1.3)
+
+
+def test_colour_map_sets_restyle_the_heatmaps_live(qtbot: QtBot) -> None:
+    """View ▸ Colour maps: every set is offered; checking one recolours the open heatmaps (the
+    PE table's pixels are the set's diverging map at each cell) and is kept in the session."""
+    w = _window(qtbot, "heatmap")
+    assert set(w.colormap_actions) == set(style_mod.COLORMAP_SETS)
+    assert w.colormap_actions[style_mod.DEFAULT_COLORMAPS].isChecked()
+    panel = w.panels["heatmap"]
+
+    def pixels() -> np.ndarray:
+        panel.refresh_now()
+        return np.array(panel.image.image, copy=True)
+
+    def expected(maps: str) -> np.ndarray:
+        lut = style_mod.Style(colormaps=maps).colormap("diverging")
+        table = np.asarray(lut.getLookupTable(nPts=256, alpha=True), dtype=np.uint8)
+        return table[panel.image_index]
+
+    first = pixels()
+    np.testing.assert_array_equal(first, expected("colorblind"))
+    w.colormap_actions["blue-red"].trigger()
+    assert w.session.colormaps == "blue-red"
+    assert style_mod.hub().style.colormaps == "blue-red"
+    assert w.colormap_actions["blue-red"].isChecked()
+    recoloured = pixels()
+    np.testing.assert_array_equal(recoloured, expected("blue-red"))
+    assert not np.array_equal(recoloured, first)
+    w.colormap_actions["colorblind"].trigger()
+    np.testing.assert_array_equal(pixels(), expected("colorblind"))

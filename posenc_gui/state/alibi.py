@@ -225,5 +225,7 @@ class AlibiModel(TabModel):
         v = Inputs(values, frozenset(("heads", "positions")), "alibi limits")
         return {"head": (1, v.as_int("heads")), "query": (0, v.as_int("positions") - 1)}
 
+    animated = "query"
+
 
 MODEL = AlibiModel

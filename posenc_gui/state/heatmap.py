@@ -261,5 +261,7 @@ class HeatmapModel(TabModel):
         """See :func:`cell` (kept on the model for the panel's hover text)."""
         return cell(values, position, dimension)
 
+    animated = "position"
+
 
 MODEL = HeatmapModel

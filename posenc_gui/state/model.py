@@ -88,6 +88,12 @@ class TabModel:
     params: ClassVar[tuple[Param, ...]]
     #: The tab's read-outs, in groups with declared inputs (see :meth:`readouts`).
     groups: ClassVar[tuple[ReadoutGroup, ...]] = ()
+    #: The numeric parameter that Play (Space) sweeps, looping, and that an animation export
+    #: steps through. Every tab declares one (a generic test checks it).
+    animated: ClassVar[str]
+    #: Values set when an animation starts (e.g. RoPE's distance lock, so that ``n`` follows
+    #: ``m``). Pausing leaves them as they are.
+    animation_setup: ClassVar[tuple[tuple[str, Value], ...]] = ()
 
     @classmethod
     def param(cls, name: str) -> Param:
@@ -107,6 +113,21 @@ class TabModel:
     def limits(cls, values: Mapping[str, Value]) -> Limits:
         """Bounds that depend on other values, e.g. ``{"pair": (0, dim/2 - 1)}``. Default: none."""
         return {}
+
+    @classmethod
+    def animation_range(cls, values: Mapping[str, Value]) -> tuple[float, float]:
+        """The range an animation sweeps :attr:`animated` through, for ``values``.
+
+        Default: the parameter's dynamic limits (:meth:`limits`) where it has them, its static
+        bounds otherwise. A tab whose static range is too wide to watch narrows it here.
+        """
+        p = cls.param(cls.animated)
+        lo, hi = cls.limits(values).get(p.name, (None, None))
+        lo = p.minimum if lo is None else lo
+        hi = p.maximum if hi is None else hi
+        if p.kind not in ("int", "float") or lo is None or hi is None:
+            raise TypeError(f"tab {cls.id!r} animates {p.name!r}, which has no numeric range")
+        return float(lo), float(hi)
 
     @classmethod
     def couple(cls, given: Mapping[str, Value], base: Mapping[str, Value]) -> dict[str, Value]:

@@ -540,5 +540,19 @@ class RopeModel(TabModel):
         size = v.as_int("window")
         return window_start(v.as_int("m"), size), window_start(v.as_int("n"), size)
 
+    # -- animation: m moves, n follows at the locked distance ----------------------------------
+    animated = "m"
+    animation_setup = (("lock", True),)
+
+    @classmethod
+    def animation_range(cls, values: Mapping[str, Value]) -> tuple[float, float]:
+        """``window`` positions of ``m`` from the first one at which ``n = m − (m − n)`` is a
+        position (``n ≥ 0``; from 0 when the lock is off): the rotations advance one step per
+        position and the score stays put. The whole range (100,000) would be a blur."""
+        v = Inputs(values, frozenset(("m", "n", "lock", "window")), "rope animation")
+        gap = v.as_int("m") - v.as_int("n") if v["lock"] is True else 0
+        lo = max(0, gap)
+        return float(lo), float(min(lo + v.as_int("window"), MAX_POSITION + min(0, gap)))
+
 
 MODEL = RopeModel

@@ -238,5 +238,7 @@ class RotationModel(TabModel):
         dim = Inputs(values, frozenset(("dim",)), "rotation limits").as_int("dim")
         return {"pair": (0, dim // 2 - 1)}
 
+    animated = "angle"
+
 
 MODEL = RotationModel

@@ -118,5 +118,7 @@ class SineModel(TabModel):
             "ladder_dims": (2, min(MAX_LADDER, v.as_int("dim"))),
         }
 
+    animated = "cursor"
+
 
 MODEL = SineModel

@@ -1,0 +1,331 @@
+"""Lesson decks in the window: open, step with the keyboard, banner and status, edit, save."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QAbstractSlider, QAbstractSpinBox, QApplication, QWidget
+from pytestqt.qtbot import QtBot
+
+from posenc_gui.cli import main
+from posenc_gui.main_window import FOLLOW_SYSTEM_KEY, MainWindow
+from posenc_gui.state.deck import BUNDLED_DIR, Deck, bundled_decks
+from posenc_gui.state.registry import TAB_IDS
+from posenc_gui.state.session import Session
+from posenc_gui.widgets import style as style_mod
+
+PGDOWN, PGUP = Qt.Key.Key_PageDown, Qt.Key.Key_PageUp
+RIGHT, LEFT = Qt.Key.Key_Right, Qt.Key.Key_Left
+
+
+@pytest.fixture(autouse=True)
+def restore_style() -> Iterator[None]:
+    QSettings().remove(FOLLOW_SYSTEM_KEY)
+    yield
+    style_mod.hub().set_style(style_mod.Style())
+    QSettings().remove(FOLLOW_SYSTEM_KEY)
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> MainWindow:
+    w = MainWindow(session=Session("sine"))
+    qtbot.addWidget(w)
+    w.show()
+    w.load_panels()
+    w.activateWindow()
+    qtbot.waitExposed(w)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+    return w
+
+
+def _everything(w: MainWindow) -> dict[str, Any]:
+    return {
+        "tab": w.current_tab_id(),
+        "values": {t: w.session.state(t).values() for t in TAB_IDS},
+        "deck": w.deck.deck,
+        "index": w.deck.index,
+        "banner": (w.deck.banner.text(), w.deck.banner.isVisible()),
+        "status": w.deck.status_label.text(),
+    }
+
+
+def _check_step(w: MainWindow, deck: Deck, k: int) -> None:
+    step = deck.steps[k]
+    assert w.deck.index == k
+    assert w.current_tab_id() == step.tab
+    assert w.session.state(step.tab).values() == step.values()
+    assert w.panels[step.tab].state.values() == step.values()  # the panel shows them
+    assert w.deck.banner.isVisible() and w.deck.banner.text() == step.caption
+    assert w.deck.status_label.isVisible()
+    assert w.deck.status_label.text() == f"Step {k + 1} / {len(deck)} — {deck.title}"
+
+
+def _slider(w: MainWindow, name: str) -> QAbstractSlider:
+    panel = w.current_panel()
+    assert panel is not None
+    found = panel.findChild(QWidget, f"{name}_slider")
+    assert isinstance(found, QAbstractSlider)
+    return found
+
+
+def _spin(w: MainWindow, name: str) -> QAbstractSpinBox:
+    panel = w.current_panel()
+    assert panel is not None
+    found = panel.findChild(QWidget, f"{name}_spin")
+    assert isinstance(found, QAbstractSpinBox)
+    return found
+
+
+@pytest.mark.parametrize("name", [p.name for p in bundled_decks()])
+def test_bundled_deck_end_to_end_with_the_keyboard(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path, name: str
+) -> None:
+    """Open from the menu, present, PageDown through every step, PageUp back, export."""
+    w = window
+    deck = Deck.load(BUNDLED_DIR / name)
+    action = next(
+        a for a in w.deck.bundled_actions if a.objectName() == f"bundled_deck_{name[:-5]}"
+    )
+    assert action.text().endswith(deck.title)
+    action.trigger()
+    assert w.deck.deck == deck and w.error_box is None
+    qtbot.keyClick(w, Qt.Key.Key_F5)
+    assert w.presenting()
+    for k in range(len(deck)):
+        _check_step(w, deck, k)
+        qtbot.keyClick(w, PGDOWN)
+    _check_step(w, deck, len(deck) - 1)  # stays on the last step, says so
+    assert "last step" in w.statusBar().currentMessage()
+    for k in reversed(range(len(deck) - 1)):
+        qtbot.keyClick(w, PGUP)
+        _check_step(w, deck, k)
+    qtbot.keyClick(w, PGUP)
+    _check_step(w, deck, 0)
+    assert "first step" in w.statusBar().currentMessage()
+    # the arrows step too (the focus is on the tabs after opening)
+    if len(deck) > 1:
+        qtbot.keyClick(w, RIGHT)
+        _check_step(w, deck, 1)
+        qtbot.keyClick(w, LEFT)
+        _check_step(w, deck, 0)
+    out = w.export_png(tmp_path / "step.png", 640)
+    assert not QImage(str(out)).isNull()
+
+
+def test_arrows_stay_with_a_focused_spin_box_or_slider(window: MainWindow, qtbot: QtBot) -> None:
+    w = window
+    assert w.deck.open_path(BUNDLED_DIR / "05-web-page.json", step=9)  # rope, m = 5
+    assert w.current_tab_id() == "rope" and w.deck.index == 8
+    spin = _spin(w, "m")
+    spin.setFocus()
+    qtbot.waitUntil(spin.hasFocus)
+    qtbot.keyClick(spin, Qt.Key.Key_Up)
+    assert w.session.state("rope").get("m") == 6 and w.deck.index == 8
+    qtbot.keyClick(spin, RIGHT)  # moves the text cursor
+    qtbot.keyClick(spin, LEFT)
+    assert w.deck.index == 8
+    slider = _slider(w, "dim")
+    slider.setFocus()
+    qtbot.waitUntil(slider.hasFocus)
+    before = slider.value()
+    qtbot.keyClick(slider, RIGHT)
+    assert slider.value() != before and w.deck.index == 8
+    # Page Down (the clicker) steps wherever the focus is, and shows the step exactly
+    qtbot.keyClick(slider, PGDOWN)
+    assert w.deck.index == 9
+    _check_step(w, w.deck.deck, 9)  # type: ignore[arg-type]
+
+
+def test_without_a_deck_the_keys_do_nothing_special(window: MainWindow, qtbot: QtBot) -> None:
+    w = window
+    assert w.deck.deck is None and not w.deck.banner.isVisible()
+    assert not w.deck.status_label.isVisible() and not w.deck.next_action.isEnabled()
+    slider = _slider(w, "dim")
+    slider.setFocus()
+    qtbot.waitUntil(slider.hasFocus)
+    before = slider.value()
+    qtbot.keyClick(slider, PGUP)  # the slider's own page step
+    assert slider.value() > before
+    tab = w.current_tab_id()
+    w.tabs.setFocus()
+    qtbot.keyClick(w.tabs.tabBar(), RIGHT)  # the tab bar's own arrow key
+    assert w.current_tab_id() != tab
+
+
+def test_a_bad_deck_changes_nothing(window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    w = window
+    assert w.deck.open_path(BUNDLED_DIR / "04-chapter.json", step=2)
+    w.session.state("rope").set("m", 77)
+    before = _everything(w)
+    data = json.loads((BUNDLED_DIR / "04-chapter.json").read_text(encoding="utf-8"))
+    data["steps"][3]["params"]["positions"] = 10_000  # out of range
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    assert not w.deck.open_path(bad)
+    assert w.error_box is not None
+    text = w.error_box.text()
+    assert "bad.json" in text and "step 4" in text and "positions must be" in text
+    assert "Nothing was changed" in w.error_box.informativeText()
+    assert _everything(w) == before
+    w.error_box.close()
+    newer = tmp_path / "newer.json"
+    newer.write_text(json.dumps({**data, "version": 2}), encoding="utf-8")
+    assert not w.deck.open_path(newer)
+    assert "newer version" in w.statusBar().currentMessage()
+    assert _everything(w) == before
+    assert not w.deck.open_path(tmp_path / "missing.json")
+    assert not w.deck.open_deck(Deck.load(BUNDLED_DIR / "04-chapter.json"), step=99)
+    assert _everything(w) == before
+
+
+def test_banner_follows_its_tab_and_the_theme(window: MainWindow, qtbot: QtBot) -> None:
+    w = window
+    assert w.deck.open_path(BUNDLED_DIR / "04-chapter.json")
+    step = w.deck.current_step()
+    assert step is not None and w.current_tab_id() == step.tab == "heatmap"
+    qtbot.keyClick(w, Qt.Key.Key_4, Qt.KeyboardModifier.ControlModifier)  # another tab
+    assert w.current_tab_id() == "rope" and not w.deck.banner.isVisible()
+    qtbot.keyClick(w, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    assert w.deck.banner.isVisible() and w.deck.banner.text() == step.caption
+    light = w.deck.banner.styleSheet()
+    size = w.deck.banner.font().pointSizeF()
+    w.set_theme_mode("dark")
+    assert w.deck.banner.styleSheet() != light
+    w.set_presentation(True)
+    assert w.deck.banner.font().pointSizeF() > size
+    # the banner sits above the tabs
+    assert (
+        w.deck.banner.mapTo(w, w.deck.banner.rect().bottomLeft()).y()
+        <= w.tabs.mapTo(w, w.tabs.rect().topLeft()).y()
+    )
+
+
+def test_add_save_and_reopen_round_trip(window: MainWindow, qtbot: QtBot, tmp_path: Path) -> None:
+    w = window
+    rope = w.session.state("rope")
+    qtbot.keyClick(w, Qt.Key.Key_4, Qt.KeyboardModifier.ControlModifier)
+    rope.update({"m": 40, "n": 37, "dim": 128})
+    first = w.deck.add_current_step("Distance 3")
+    assert first.params == {"m": 40, "n": 37, "dim": 128}
+    assert w.deck.status_label.text() == "Step 1 / 1 — Untitled deck (not saved)"
+    assert w.deck.banner.text() == "Distance 3"
+    qtbot.keyClick(w, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+    w.session.state("sine").set("frequency", 2.5)
+    w.deck.add_current_step("")
+    assert w.deck.index == 1 and not w.deck.banner.isVisible()  # no caption, no banner
+    qtbot.keyClick(w, PGUP)
+    w.deck.add_current_step("Inserted after step 1")  # (rope again)
+    deck = w.deck.deck
+    assert deck is not None and [s.caption for s in deck.steps] == [
+        "Distance 3", "Inserted after step 1", ""
+    ]  # fmt: skip
+    path = tmp_path / "my_lecture.json"
+    assert w.deck.save(path)
+    assert w.deck.deck is not None and w.deck.deck.title == "my lecture"
+    assert w.deck.status_label.text() == "Step 2 / 3 — my lecture"
+    saved = path.read_text(encoding="utf-8")
+    # never replaced without asking
+    assert not w.deck.save(path)
+    assert w.error_box is not None and "exists" in w.error_box.informativeText()
+    w.error_box.close()
+    assert path.read_text(encoding="utf-8") == saved
+    assert not list(tmp_path.glob(".*"))  # no temporary file left behind
+    w.deck.close_deck()
+    assert w.deck.deck is None and not w.deck.banner.isVisible()
+    assert not w.deck.status_label.isVisible() and not w.deck.next_action.isEnabled()
+    rope.reset()
+    w.session.state("sine").reset()
+    assert w.deck.open_path(path)
+    reopened = w.deck.deck
+    assert reopened is not None and reopened.steps == w.deck.deck.steps  # type: ignore[union-attr]
+    assert [s.tab for s in reopened.steps] == ["rope", "rope", "sine"]
+    assert rope.values() == {**rope.model.defaults(), "m": 40, "n": 37, "dim": 128}
+    qtbot.keyClick(w, PGDOWN)
+    qtbot.keyClick(w, PGDOWN)
+    assert w.session.state("sine").get("frequency") == 2.5
+
+
+def test_deck_menu_entries_and_shortcut_table(window: MainWindow) -> None:
+    names = {a.objectName() for a in window.file_menu.actions()}
+    for name in ("open_deck_action", "save_deck_action", "add_step_action",
+                 "next_step_action", "previous_step_action", "close_deck_action"):  # fmt: skip
+        assert name in names
+    assert len(window.deck.bundled_actions) == len(bundled_decks())
+    rows = {a: k for _, a, k in window.shortcut_table()}
+    assert rows["Next step"] == "PgDown" and rows["Previous step"] == "PgUp"
+
+
+# -- command line -------------------------------------------------------------------------------
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = main(list(args))
+    return code, capsys.readouterr().err
+
+
+def test_cli_refuses_a_bad_deck(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "posenc-deck", "version": 1, "title": "x", "steps": []}')
+    code, err = _run(capsys, "--deck", str(bad))
+    assert code == 2 and "--deck" in err and "no steps" in err
+    code, err = _run(capsys, "--deck", str(tmp_path / "missing.json"))
+    assert code == 2 and "cannot read it" in err
+    deck = str(BUNDLED_DIR / "04-chapter.json")
+    code, err = _run(capsys, "--deck", deck, "--step", "9")
+    assert code == 2 and "--step must be an integer from 1 to 8, got '9'" in err
+    code, err = _run(capsys, "--deck", deck, "--tab", "rope")
+    assert code == 2 and "--deck cannot be used with --tab" in err
+    code, err = _run(capsys, "--step", "2")
+    assert code == 2 and "--step needs --deck" in err
+
+
+def test_cli_opens_the_deck_at_its_step(monkeypatch: pytest.MonkeyPatch, qapp: object) -> None:
+    import posenc_gui.app as app_mod
+
+    seen: dict[str, Any] = {}
+
+    def fake_run_gui(*args: Any, **kwargs: Any) -> int:
+        seen.update(kwargs)
+        return 0
+
+    monkeypatch.setattr(app_mod, "run_gui", fake_run_gui)
+    assert main(["--fresh", "--deck", str(BUNDLED_DIR / "04-chapter.json"), "--step", "6"]) == 0
+    deck, step = seen["deck"]
+    assert deck == Deck.load(BUNDLED_DIR / "04-chapter.json") and step == 6
+    w = app_mod.build_window(fresh=True)
+    try:
+        assert w.deck.open_deck(deck, step)  # what run_gui does
+        assert w.current_tab_id() == "rope" and w.deck.banner.text() == deck.steps[5].caption
+    finally:
+        w.deck.close_deck()
+        w.deleteLater()
+
+
+def test_unsaved_steps_are_not_dropped_without_asking(
+    window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import posenc_gui.deck_controller as controller
+
+    w = window
+    w.deck.add_current_step("mine")
+    answers = [controller.QMessageBox.StandardButton.Cancel]
+    asked: list[str] = []
+
+    def question(*args: Any, **kwargs: Any) -> Any:
+        asked.append(str(args[2]))
+        return answers[0]
+
+    monkeypatch.setattr(controller.QMessageBox, "question", question)
+    mine = w.deck.deck
+    w.deck.close_action.trigger()
+    w.deck.bundled_actions[0].trigger()
+    assert w.deck.deck is mine and len(asked) == 2 and "Untitled deck" in asked[0]
+    answers[0] = controller.QMessageBox.StandardButton.Discard
+    w.deck.bundled_actions[-1].trigger()
+    assert w.deck.deck == Deck.load(bundled_decks()[-1])
+    w.deck.close_action.trigger()  # saved / bundled: closes without asking
+    assert w.deck.deck is None and len(asked) == 3
