@@ -116,7 +116,7 @@ class DeckController(QObject):
         """The deck entries of the File menu, and the step actions (keys Page Down / Page Up)."""
         w = self.window
         self.open_action = w._action(
-            menu, "Open &deck…", "open_deck_action", None, lambda: self.open_dialog(),
+            menu, "Open dec&k…", "open_deck_action", None, lambda: self.open_dialog(),
             tip="Open a lesson deck: steps of tabs, parameters and captions",
         )  # fmt: skip
         self.bundled_menu = menu.addMenu("Open &bundled deck")

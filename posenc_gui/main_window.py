@@ -324,7 +324,7 @@ class MainWindow(QMainWindow):
             tip="Save the tab's plots as a PNG picture of a chosen width (for slides)",
         )  # fmt: skip
         self.export_svg_action = self._action(
-            file_menu, "Export figure as S&VG…", "export_svg_action", ["Ctrl+Shift+E"],
+            file_menu, "Export figure as SV&G…", "export_svg_action", ["Ctrl+Shift+E"],
             lambda: self.export_svg_dialog(), tip="Save the tab's plots as an SVG drawing",
         )  # fmt: skip
         self.export_csv_action = self._action(
@@ -333,7 +333,7 @@ class MainWindow(QMainWindow):
             tip="Save every array the tab shows as CSV (one section per view)",
         )  # fmt: skip
         self.export_npz_action = self._action(
-            file_menu, "Export data as &NumPy (.npz)…", "export_npz_action", ["Ctrl+Shift+D"],
+            file_menu, "Export data as NumP&y (.npz)…", "export_npz_action", ["Ctrl+Shift+D"],
             lambda: self.export_npz_dialog(),
             tip="Save every array the tab shows in a NumPy .npz archive",
         )  # fmt: skip
@@ -347,7 +347,7 @@ class MainWindow(QMainWindow):
             self.export_npz_action, self.copy_action,
         ]  # fmt: skip
         self.export_gif_action = self._action(
-            file_menu, "Export animation as &GIF…", "export_gif_action", None,
+            file_menu, "Export animation as GI&F…", "export_gif_action", None,
             lambda: self.export_animation_dialog("gif"),
             tip="Save one loop of the tab's animation as a looping GIF",
         )  # fmt: skip
@@ -377,7 +377,7 @@ class MainWindow(QMainWindow):
         )  # fmt: skip
         self.controls_action.setChecked(True)
         self.code_action = self._action(
-            view_menu, "Show the &code", "show_code_action", ["Ctrl+Shift+K"],
+            view_menu, "Show the co&de", "show_code_action", ["Ctrl+Shift+K"],
             lambda: self.show_code(),
             tip="A short PyTorch snippet that recomputes what the tab shows (copy or save it)",
         )  # fmt: skip
@@ -457,10 +457,10 @@ class MainWindow(QMainWindow):
         )  # fmt: skip
         self.animator.playing_changed.connect(self._sync_play_action)
         self.faster_action = self._action(
-            view_menu, "Animation faster", "faster_action", ["]"], lambda: self.animator.faster(),
+            view_menu, "Animation fa&ster", "faster_action", ["]"], lambda: self.animator.faster(),
         )  # fmt: skip
         self.slower_action = self._action(
-            view_menu, "Animation slower", "slower_action", ["["], lambda: self.animator.slower(),
+            view_menu, "Animation slo&wer", "slower_action", ["["], lambda: self.animator.slower(),
         )  # fmt: skip
         view_menu.addSeparator()
         self.tab_menu = view_menu.addMenu("&Go to tab")

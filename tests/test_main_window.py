@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -69,20 +70,20 @@ def test_menus_and_about(qtbot: QtBot) -> None:
     file_items = [a.text() for a in w.file_menu.actions() if a.text()]
     assert file_items == [
         "&Open session…", "Open &recent", "&Save session…",
-        "Open &deck…", "Open &bundled deck", "Sa&ve deck…", "&Add current view as step…",
+        "Open dec&k…", "Open &bundled deck", "Sa&ve deck…", "&Add current view as step…",
         "&Next step", "&Previous step", "C&lose deck",
         "&Export figure as PNG…",
-        "Export figure as S&VG…", "Export &data as CSV…", "Export data as &NumPy (.npz)…",
-        "&Copy figure", "Export animation as &GIF…", "Export animation as PNG seq&uence…",
+        "Export figure as SV&G…", "Export &data as CSV…", "Export data as NumP&y (.npz)…",
+        "&Copy figure", "Export animation as GI&F…", "Export animation as PNG seq&uence…",
         "&Quit",
     ]  # fmt: skip
     view_items = [a.text() for a in w.view_menu.actions() if a.text()]
     assert view_items == [
-        "&Reset tab parameters", "Show &controls", "Show the &code", "Zoom &in", "Zoom &out",
+        "&Reset tab parameters", "Show &controls", "Show the co&de", "Zoom &in", "Zoom &out",
         "Reset &zoom",
         "&Theme", "Colour &maps", "&Presentation", "&Full screen",
         "&Leave presentation and full screen",
-        "Play/Pause &animation", "Animation faster", "Animation slower",
+        "Play/Pause &animation", "Animation fa&ster", "Animation slo&wer",
         "&Go to tab",
     ]  # fmt: skip
     themes = [a.text() for a in w.theme_group.actions()]
@@ -252,3 +253,23 @@ def test_the_application_skips_the_scan_from_its_first_import() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
+
+
+def test_access_keys_are_unique_in_every_menu(qtbot: QtBot) -> None:
+    """Alt+letter reaches one item: no two items of a menu (or the menu bar) share their
+    underlined letter, and every item has one."""
+    w = MainWindow()
+    qtbot.addWidget(w)
+    menus = [("menu bar", w.menuBar().actions())]
+    menus += [(a.text(), a.menu().actions()) for a in w.menuBar().actions()]  # type: ignore[union-attr]
+    for name, actions in menus:
+        keys: dict[str, str] = {}
+        for action in actions:
+            text = action.text()
+            if not text or action.isSeparator():
+                continue
+            found = re.search(r"&([^&])", text)
+            assert found, f"{name}: {text!r} has no access key"
+            key = found.group(1).lower()
+            assert key not in keys, f"{name}: {text!r} and {keys[key]!r} share Alt+{key}"
+            keys[key] = text
