@@ -242,6 +242,9 @@ class DeckController(QObject):
             return False
         step = self.deck.steps[index]
         w = self.window
+        animator = getattr(w, "animator", None)
+        if animator is not None:
+            animator.pause()  # a step shows its own figure, still: play again with Space
         try:
             values = step.values()
             w.session.state(step.tab).update(values)

@@ -329,3 +329,18 @@ def test_unsaved_steps_are_not_dropped_without_asking(
     assert w.deck.deck == Deck.load(bundled_decks()[-1])
     w.deck.close_action.trigger()  # saved / bundled: closes without asking
     assert w.deck.deck is None and len(asked) == 3
+
+
+def test_a_step_pauses_a_running_animation(window: MainWindow, qtbot: QtBot) -> None:
+    """Space plays the tab's sweep; the next step shows its own figure, still, with exactly
+    its parameters (the animation does not carry on from the step's value)."""
+    w = window
+    deck = Deck.load(BUNDLED_DIR / "01-notebook.json")
+    w.deck.open_deck(deck, 1)
+    assert w.animator.play()
+    assert w.animator.is_playing()
+    qtbot.keyClick(w, PGDOWN)
+    assert not w.animator.is_playing()
+    _check_step(w, deck, 1)
+    qtbot.wait(100)  # no tick moves it after the step
+    _check_step(w, deck, 1)
