@@ -107,6 +107,7 @@ LARGEST: dict[str, dict[str, Any]] = {
     "rotation": {"dim": 1024, "block_dim": 64},
     "rope": {"dim": 512, "range_max": MAXIMUM},
     "alibi": {"heads": 64, "positions": MAXIMUM, "dim": MAXIMUM, "samples": MAXIMUM},
+    "encodings": {"positions": MAXIMUM, "dim": MAXIMUM},
 }
 
 MIN_STEPS = 200  # timed steps per tab and scenario, at least

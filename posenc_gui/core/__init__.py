@@ -20,6 +20,14 @@ from .alibi import (
     rope_expected_score,
     rope_mean_score,
 )
+from .encodings import (
+    ENCODING_SCHEMES,
+    distinct_rows,
+    dot_at_distance,
+    encoding_table,
+    mean_by_offset,
+    spread_by_offset,
+)
 from .rope import (
     ROPE_LAYOUTS,
     RopeLayout,
@@ -59,6 +67,7 @@ from .sinusoidal import (
 )
 
 __all__ = [
+    "ENCODING_SCHEMES",
     "ROPE_LAYOUTS",
     "SIMILARITY_KINDS",
     "SINUSOIDAL_LAYOUTS",
@@ -75,9 +84,13 @@ __all__ = [
     "apply_rope",
     "binary_encoding",
     "causal_softmax_row",
+    "distinct_rows",
+    "dot_at_distance",
+    "encoding_table",
     "inverse_frequencies",
     "layout_permutation",
     "learned_encoding",
+    "mean_by_offset",
     "minmax_bins",
     "naive_encoding",
     "nearest_keys_holding",
@@ -102,6 +115,7 @@ __all__ = [
     "sinusoidal_columns",
     "sinusoidal_dot_by_offset",
     "sinusoidal_encoding",
+    "spread_by_offset",
     "wavelengths",
     "wrap_angle",
 ]

@@ -47,6 +47,7 @@ TABS: tuple[TabEntry, ...] = (
     _entry("rotation"),
     _entry("rope"),
     _entry("alibi"),
+    _entry("encodings"),
 )
 #: Tab ids, short and stable, in display order.
 TAB_IDS: tuple[str, ...] = tuple(e.id for e in TABS)
