@@ -1,0 +1,57 @@
+"""House axes keep the drawings of ranges they showed: a range shown again is not generated
+anew, and looks exactly as when it was drawn first; anything else that changes the drawing
+(hand-set ticks, the style) draws anew."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from posenc_gui.widgets import style as style_mod
+from posenc_gui.widgets import styled
+
+
+def _pixels(plot: object) -> np.ndarray:
+    QApplication.processEvents()
+    image = plot.grab().toImage()  # type: ignore[attr-defined]
+    h, stride = image.height(), image.bytesPerLine()
+    return np.frombuffer(image.constBits(), np.uint8, count=h * stride).reshape(h, stride).copy()
+
+
+def test_a_range_shown_again_is_drawn_from_what_the_axis_kept(qtbot: QtBot) -> None:
+    book = style_mod.StyleBook(style_mod.Style())
+    plot = styled.plot(book, None, "axis_plot", "t", "position", "value")
+    qtbot.addWidget(plot)
+    plot.resize(500, 350)
+    plot.show()
+    qtbot.waitExposed(plot)
+    axis = plot.getAxis("bottom")
+    calls = []
+    original = axis.generateDrawSpecs
+    axis.generateDrawSpecs = lambda p: calls.append(1) or original(p)
+
+    styled.set_range(plot, (0.0, 100.0), (-1.0, 1.0))
+    first = _pixels(plot)
+    assert calls
+    styled.set_range(plot, (0.0, 250.0), (-1.0, 1.0))
+    other = _pixels(plot)
+    assert not np.array_equal(first, other)  # new ticks and labels
+    drawn = len(calls)
+    styled.set_range(plot, (0.0, 100.0), (-1.0, 1.0))
+    np.testing.assert_array_equal(_pixels(plot), first)
+    assert len(calls) == drawn  # kept: not generated again
+
+    # ticks set by hand for the same range: a different drawing, generated anew
+    axis.setTicks([[(25.0, "quarter"), (75.0, "three quarters")], []])
+    by_hand = _pixels(plot)
+    assert len(calls) > drawn
+    assert not np.array_equal(by_hand, first)
+    axis.setTicks(None)
+    np.testing.assert_array_equal(_pixels(plot), first)
+
+    # a new style (larger text) draws anew, and its own range comes back from the cache too
+    book.apply(style_mod.Style(scale=1.5))
+    drawn = len(calls)
+    large = _pixels(plot)
+    assert len(calls) > drawn and not np.array_equal(large, first)
