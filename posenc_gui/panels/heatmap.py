@@ -200,27 +200,6 @@ def _integer_ticks(axis: pg.AxisItem, memo: dict[Any, Any] | None = None) -> Non
     axis.tickValues = tick_values
 
 
-def _specs_key(axis: pg.AxisItem) -> tuple[Any, ...] | None:
-    """Everything an axis' drawing specs depend on (range, size, style, pens, scales)."""
-    view = axis.getViewWidget()
-    if view is None:
-        return None
-    style = axis.style
-    font = style["tickFont"]
-    rect = axis.mapRectFromParent(axis.geometry())
-    t, v = axis.sceneTransform(), view.transform()
-    return (
-        axis.orientation, tuple(axis.range), rect.width(), rect.height(), axis.grid,
-        axis.logMode, axis.scale, axis.autoSIPrefixScale, axis._tickLevels is None,
-        getattr(axis.tickStrings, "__func__", axis.tickStrings),  # the same method of each axis
-        None if font is None else font.toString(),
-        *(repr(style[k]) for k in sorted(style) if k != "tickFont"),
-        axis.pen().color().rgba(), axis.pen().widthF(), axis.textPen().color().rgba(),
-        axis.tickPen().color().rgba(), axis.tickPen().widthF(),
-        t.m11(), t.m12(), t.m21(), t.m22(), v.m11(), v.m12(), v.m21(), v.m22(),
-    )  # fmt: skip
-
-
 def _share_specs(*axes: pg.AxisItem) -> None:
     """Axes that draw the same thing (same range, size and style) compute it once.
 
@@ -235,7 +214,7 @@ def _share_specs(*axes: pg.AxisItem) -> None:
         original = axis.generateDrawSpecs
 
         def specs(p: QPainter, axis: pg.AxisItem = axis, original: Any = original) -> Any:
-            key = _specs_key(axis)
+            key = styled.axis_key(axis)
             if key is None:
                 return original(p)
             if key not in memo:

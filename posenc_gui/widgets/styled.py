@@ -821,7 +821,11 @@ def axis_key(axis: pg.AxisItem) -> tuple[Any, ...] | None:
     rect = axis.mapRectFromParent(axis.geometry())
     t, v = axis.sceneTransform(), view.transform()
     linked = axis.linkedView()
-    tick_rect = None if linked is None else linked.mapRectToItem(axis, linked.boundingRect())
+    tick_rect = (  # grid lines span the linked view (without a grid, ticks the axis only)
+        None
+        if linked is None or axis.grid is False
+        else linked.mapRectToItem(axis, linked.boundingRect())
+    )
     levels = axis._tickLevels
     return (
         axis.orientation, tuple(axis.range), rect.x(), rect.y(), rect.width(), rect.height(),
