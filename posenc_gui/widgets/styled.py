@@ -41,6 +41,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGraphicsItem, QSizePolicy, QStyleOptionGraphicsItem, QWidget
 
+from posenc_gui.widgets.fmt import MINUS
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
 
 _configured = False
@@ -856,6 +857,20 @@ def fast_axis_lines(axis: pg.AxisItem) -> None:
     kept: OrderedDict[tuple[Any, ...], tuple[QPicture, list[Any]]] = OrderedDict()
     no_pen = QPen(Qt.PenStyle.NoPen)
     lines: list[tuple[QPen, QPointF, QPointF]] = []
+
+    def tick_strings(values: Any, scale: float, spacing: float) -> list[str]:
+        # the app writes negative numbers with a real minus sign (U+2212), ticks too
+        return [
+            t.replace("-", MINUS) for t in pg.AxisItem.tickStrings(axis, values, scale, spacing)
+        ]
+
+    def log_tick_strings(values: Any, scale: float, spacing: float) -> list[str]:
+        strings = pg.AxisItem.logTickStrings(axis, values, scale, spacing)
+        return [t.replace("-", MINUS) for t in strings]
+
+    if axis.tickStrings.__func__ is pg.AxisItem.tickStrings:  # not set by a panel already
+        axis.tickStrings = tick_strings
+    axis.logTickStrings = log_tick_strings
 
     def draw_picture(p: QPainter, axis_spec: Any, tick_specs: Any, text_specs: Any) -> None:
         lines[:] = [axis_spec, *tick_specs]

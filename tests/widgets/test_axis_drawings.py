@@ -5,18 +5,35 @@ anew, and looks exactly as when it was drawn first; anything else that changes t
 from __future__ import annotations
 
 import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6.QtGui import QPainter, QPicture
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from posenc_gui.panels import get_panel
+from posenc_gui.state import ParamState
+from posenc_gui.state.registry import TAB_IDS
 from posenc_gui.widgets import style as style_mod
 from posenc_gui.widgets import styled
 
 
-def _pixels(plot: object) -> np.ndarray:
+def _grab(plot: object) -> np.ndarray:
     QApplication.processEvents()
     image = plot.grab().toImage()  # type: ignore[attr-defined]
     h, stride = image.height(), image.bytesPerLine()
     return np.frombuffer(image.constBits(), np.uint8, count=h * stride).reshape(h, stride).copy()
+
+
+def _pixels(plot: object) -> np.ndarray:
+    """The plot once it is laid out (an axis widens to new labels after their first paint)."""
+    last = _grab(plot)
+    for _ in range(5):
+        now = _grab(plot)
+        if np.array_equal(now, last):
+            return now
+        last = now
+    return last
 
 
 def test_a_range_shown_again_is_drawn_from_what_the_axis_kept(qtbot: QtBot) -> None:
@@ -55,3 +72,31 @@ def test_a_range_shown_again_is_drawn_from_what_the_axis_kept(qtbot: QtBot) -> N
     drawn = len(calls)
     large = _pixels(plot)
     assert len(calls) > drawn and not np.array_equal(large, first)
+
+
+@pytest.mark.parametrize("tab_id", TAB_IDS)
+def test_tick_labels_write_negative_numbers_with_a_minus_sign(qtbot: QtBot, tab_id: str) -> None:
+    """The app writes −1, never -1 (U+2212, as every read-out): on every axis of every tab."""
+    cls = get_panel(tab_id)
+    panel = cls(ParamState(cls.model))
+    qtbot.addWidget(panel)
+    panel.resize(1600, 1000)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.refresh_now()
+    QApplication.processEvents()
+    texts: list[str] = []
+    for plot in panel.findChildren(pg.PlotWidget):
+        for axis in [i for i in plot.scene().items() if isinstance(i, pg.AxisItem)]:
+            if not axis.isVisible():
+                continue
+            picture = QPicture()
+            painter = QPainter(picture)
+            specs = axis.generateDrawSpecs(painter)
+            painter.end()
+            if specs is not None:
+                texts += [text for _, _, text in specs[2]]
+    assert texts
+    assert not [t for t in texts if "-" in t], tab_id
+    if tab_id == "sine":  # its value axis runs from −2 to 2
+        assert any(t.startswith("−") for t in texts)
