@@ -524,12 +524,6 @@ def rope_bound_coefficient(
     return float(torch.abs(h_ext[1:] - h_ext[:-1]).max())
 
 
-def _unit_phases(count: int, theta: Tensor) -> Tensor:
-    """``e^{i t θ_l}`` for ``t = 0 … count−1``: complex128 of shape ``(count, d/2)``."""
-    t = torch.arange(count, dtype=torch.float64)
-    return torch.polar(torch.ones(count, theta.shape[0], dtype=torch.float64), t[:, None] * theta)
-
-
 def _check_range(start: object, count: object) -> tuple[int, int]:
     s = check_int(start, "start")
     c = check_int(count, "count")
@@ -539,7 +533,7 @@ def _check_range(start: object, count: object) -> tuple[int, int]:
 
 
 def rope_abel_sums(
-    start: int, count: int, dim: int, base: float = 10000.0, *, chunk: int = 512
+    start: int, count: int, dim: int, base: float = 10000.0, *, chunk: int = 128
 ) -> Tensor:
     """``A(r) = Σ_{j=1}^{d/2} |S_j(r)|``, ``S_j(r) = Σ_{l<j} e^{i r θ_l}``, at integer distances.
 
@@ -547,9 +541,11 @@ def rope_abel_sums(
     ``|score(r)| <= max_i |h_{i+1} − h_i| · A(r)`` (see :func:`rope_score_bound`);
     ``A(r) = (d/2) · rope_decay_bound([r])``, ``A(0) = (d/2)(d/2 + 1)/2`` and ``A(−r) = A(r)``.
 
-    Computed for ``r = start … start+count−1`` in blocks of ``chunk`` distances without
-    evaluating a cosine per (distance, pair): ``e^{i(r₀+t)θ} = e^{ir₀θ}·e^{itθ}`` with one table
-    ``e^{itθ}`` (``t < chunk``), so memory stays ``O(chunk · d/2)`` however long the range.
+    Computed for ``r = start … start+count−1`` in blocks of ``chunk`` distances, in real
+    arithmetic: the angles ``r·θ_l`` (float64), their cosines and sines (vectorised), running
+    sums over ``l`` and the moduli. Memory stays ``O(chunk · d/2)`` however long the range (a
+    small block also stays in the CPU cache: complex tensors, or blocks of 512 distances, take
+    two to three times as long here).
 
     Args:
         start: first distance (an integer).
@@ -565,13 +561,13 @@ def rope_abel_sums(
     size = check_positive_int(chunk, "chunk")
     theta = inverse_frequencies(dim, base)
     out = torch.empty(c, dtype=torch.float64)
-    table = _unit_phases(min(size, max(c, 1)), theta)
-    ones = torch.ones_like(theta)
     for lo in range(0, c, size):
         n = min(size, c - lo)
-        rot = torch.polar(ones, float(s + lo) * theta)
-        partial = torch.cumsum(table[:n] * rot, dim=-1)
-        out[lo : lo + n] = partial.abs().sum(dim=-1)
+        r = torch.arange(s + lo, s + lo + n, dtype=torch.float64)
+        angles = r[:, None] * theta[None, :]  # (n, d/2)
+        s_re = torch.cumsum(torch.cos(angles), dim=-1)
+        s_im = torch.cumsum(torch.sin(angles), dim=-1)
+        out[lo : lo + n] = torch.hypot(s_re, s_im).sum(dim=-1)
     return out
 
 

@@ -21,11 +21,31 @@ Views and their inputs: ``slopes_text`` (heads); ``heatmap`` (heads, head, posit
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from decimal import Decimal
+from functools import lru_cache
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+    QPolygonF,
+    QTextBlockFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextOption,
+)
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPolygonItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
 
 from posenc_gui.core.rope import nice_ceil
 from posenc_gui.panels.base import Cell, Panel
@@ -63,7 +83,7 @@ class AlibiPanel(Panel):
         # ---- side column -------------------------------------------------------------------
         heads_box = self.controls("ALiBi heads", "heads", "head")
         self.rule_label = FormulaLabel("slope_rule_readout", self, b)
-        self.slopes_label = FormulaLabel("slopes_readout", self, b)
+        self.slopes_label = ColumnsLabel("slopes_readout", self, b)
         seq_box = self.controls("One query's attention", "positions", "query", "logits", "seed")
         rope_box = self.controls("RoPE for comparison", "dim", "base", "correlation", "samples")
 
@@ -79,7 +99,13 @@ class AlibiPanel(Panel):
         self.heat_bar.getAxis("right").setWidth(None)
         styled.steady_axis(b, self.heat_bar.getAxis("right"), "−0.25")
         styled.steady_axis(b, self.heat_plot.getAxis("left"), "500")
+        # the masked cells (key after query, −∞) in the background colour, over the image: a
+        # staircase polygon along the diagonal (stacked above the image, under the text)
+        self.mask_cover = MaskCover()
+        self.heat_plot.addItem(self.mask_cover)
+        b.add(lambda st: self.mask_cover.setBrush(st.brush("background")))
         self.mask_text = styled.text(b, self.heat_plot, "ink", anchor=(0.5, 0.5))
+        self.mask_text.setText("masked: −∞\n(key after query)")  # placed per length
         self.query_row = styled.curve(b, self.heat_plot, "ink", "normal")
 
         # ---- bias against distance, every head -------------------------------------------------
@@ -170,57 +196,30 @@ class AlibiPanel(Panel):
         sl = ctx["slopes"]
         n = ctx.values.as_int("heads")
         slopes, exps = sl["slopes"], sl["slope_exponents"]
-        p, p2, extra = sl["lower_power"], sl["doubled_power"], sl["extra_heads_of_doubled"]
-        base = f"2<sup>−8h/{integer(p)}</sup> = 2<sup>{_per_head(p)}</sup>"
-        if sl["power_of_two"]:
-            rule = (
-                f"<b>n = {integer(n)} is a power of two:</b> m<sub>h</sub> = {base}, "
-                f"h = 1 … {integer(n)}: {_pow(exps[0])} … {_pow(exps[-1])}, each half of "
-                f"the one before (ratio 2<sup>{_per_head(p)}</sup>)."
-            )
-        else:
-            picked = ", ".join(integer(h) for h in extra)
-            got = ", ".join(_pow(e) for e in exps[p:])
-            rule = (
-                f"<b>n = {integer(n)} is not a power of two.</b> The nearest lower power of two "
-                f"is p = {integer(p)}: heads 1 … {integer(p)} take m<sub>h</sub> = {base} "
-                f"({_pow(exps[0])} … {_pow(exps[p - 1])}). The other n − p = {integer(n - p)} "
-                f"take every other slope of 2p = {integer(p2)} heads, "
-                f"2<sup>−8h/{integer(p2)}</sup> = 2<sup>{_per_head(p2)}</sup> at h = {picked}: "
-                f"{got}."
-            )
-        rows = math.ceil(n / SLOPE_COLUMNS)
-        head = "<th align='right'>h</th><th align='right'>m<sub>h</sub></th><th></th>"
-        lines = [f"<tr>{head * min(SLOPE_COLUMNS, n)}</tr>"]
-        for r in range(rows):
-            cells = ""
-            for c in range(SLOPE_COLUMNS):
-                k = c * rows + r
-                if k < n:
-                    pad = " style='padding-left:14px'" if c else ""
-                    cells += (
-                        f"<td align='right'{pad}>{integer(k + 1)}</td>"
-                        f"<td align='right'>&nbsp;{_pow(exps[k])}</td>"
-                        f"<td align='right'>&nbsp;= {sig(slopes[k], 4)}</td>"
-                    )
-            lines.append(f"<tr>{cells}</tr>")
-        table = f"<table {NOWRAP} cellspacing='0' cellpadding='1'>{''.join(lines)}</table>"
+        rule, cells = _slope_texts(n, tuple(slopes), tuple(exps), sl["power_of_two"],
+                                   sl["lower_power"], sl["doubled_power"],
+                                   tuple(sl["extra_heads_of_doubled"]))  # fmt: skip
         self.rule_label.set_html(rule)
-        self.slopes_label.set_html(f"<b>Slopes of the {integer(n)} heads</b>{table}")
+        self.slopes_label.set_columns(
+            f"<b>Slopes of the {integer(n)} heads</b>",
+            ("<b>h</b>", "<b>m<sub>h</sub></b>", ""),
+            cells,
+            math.ceil(n / SLOPE_COLUMNS),
+        )
         ctx.record("slopes", np.asarray(slopes), "slope m_h of head h = 1 … n")
         ctx.record("slope_exponents", np.asarray(exps), "log₂ m_h")
 
     # -- bias matrix -----------------------------------------------------------------------------
     def _key_offsets(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """For ``n`` positions: ``j − i`` (float64, 0 where masked), the same in float32 with NaN
-        where masked (the image of slope 1), and the mask (key after query); cached per ``n``."""
+        """For ``n`` positions: ``j − i`` (float64, 0 where masked), the same in float32 (the
+        image of slope 1: masked cells 0, covered by the mask polygon) and the mask (key after
+        query); cached per ``n``."""
         if self._keys is None or self._keys[0] != n:
             pos = np.arange(n, dtype=np.float64)
             offsets = pos[None, :] - pos[:, None]  # j − i (+0.0 on the diagonal)
             mask = offsets > 0
             offsets[mask] = 0.0
             image = offsets.astype(np.float32)
-            image[mask] = np.nan
             for a in (offsets, image, mask):
                 a.flags.writeable = False  # shared by every head's records
             self._keys = (n, offsets, image, mask)
@@ -231,7 +230,9 @@ class AlibiPanel(Panel):
         n, h = v.as_int("positions"), v.as_int("head")
         m = float(ctx["head_slope"]["head_slope"])
         offsets, unit, mask = self._key_offsets(n)
-        # −m·(i − j) = m·(j − i): the same products as core.alibi_bias_for_slope (NaN: masked)
+        # −m·(i − j) = m·(j − i): the same products as core.alibi_bias_for_slope; the masked
+        # cells (0 here) are covered by the mask polygon. No NaN in the image: pyqtgraph's NaN
+        # path (a transparent, non-premultiplied image) costs ~4 ms more per 512 × 512 image.
         self.heat_image.setImage(np.float32(m) * unit, autoLevels=False)
         low = -nice_ceil(m * (n - 1)) if n > 1 and m > 0 else -1.0
         if self._heat_levels != (low, 0.0):  # "nice" levels: the bar's axis rarely changes
@@ -241,8 +242,8 @@ class AlibiPanel(Panel):
             self._heat_size = n
             self.heat_image.setRect(0.0, 0.0, float(n), float(n))
             styled.set_range(self.heat_plot, (0.0, float(n)), (0.0, float(n)))
-            self.mask_text.setText("masked: −∞\n(key after query)")
             self.mask_text.setPos(0.72 * n, 0.25 * n)
+            self.mask_cover.setPolygon(_mask_polygon(n))
         styled.set_title(
             self.book, self.heat_plot,
             f"Bias of head {h}: −m·(i − j), m = {sig(m, 4)} ({n} × {n})",
@@ -439,6 +440,187 @@ class AlibiPanel(Panel):
 
 
 # -- helpers -------------------------------------------------------------------------------------
+class MaskCover(QGraphicsPolygonItem):
+    """A filled polygon without outline, its edges not antialiased: the cells it covers end on
+    the same pixels as the image's cells (no blended seam along the diagonal)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setPen(QPen(Qt.PenStyle.NoPen))
+
+    def paint(
+        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        super().paint(p, option, widget)
+
+
+def _mask_polygon(n: int) -> QPolygonF:
+    """The cells with key ``j`` after query ``i`` (``x = j > y = i``) of an ``n × n`` matrix:
+    row ``i`` is covered from ``x = i + 1`` to ``n`` (a staircase along the diagonal). The
+    ``2n + 1`` corners are written straight into the polygon's memory (``QPointF`` by ``QPointF``
+    costs ~0.7 ms at n = 512)."""
+    if n < 2:
+        return QPolygonF()
+    poly: QPolygonF = pg.functions.create_qpolygonf(2 * n + 1)
+    xy = pg.functions.ndarray_from_qpolygonf(poly)
+    xy[:3] = ((1.0, 0.0), (float(n), 0.0), (float(n), n - 1.0))
+    steps = np.arange(n - 1, 0, -1, dtype=np.float64)  # up the staircase: (i, i), (i, i − 1)
+    xy[3::2, 0], xy[3::2, 1] = steps, steps
+    xy[4::2, 0], xy[4::2, 1] = steps, steps - 1.0
+    return poly
+
+
+@lru_cache(maxsize=64)
+def _slope_texts(
+    n: int,
+    slopes: tuple[float, ...],
+    exps: tuple[float, ...],
+    power_of_two: bool,
+    p: int,
+    p2: int,
+    extra: tuple[int, ...],
+) -> tuple[str, tuple[tuple[str, str, str], ...]]:
+    """The rule in words and the cells (head, power of two, value) of the slopes of ``n``
+    heads (a pure function of the rule: cached, a heads slider comes back to the same counts)."""
+    base = f"2<sup>−8h/{integer(p)}</sup> = 2<sup>{_per_head(p)}</sup>"
+    if power_of_two:
+        rule = (
+            f"<b>n = {integer(n)} is a power of two:</b> m<sub>h</sub> = {base}, "
+            f"h = 1 … {integer(n)}: {_pow(exps[0])} … {_pow(exps[-1])}, each half of "
+            f"the one before (ratio 2<sup>{_per_head(p)}</sup>)."
+        )
+    else:
+        picked = ", ".join(integer(h) for h in extra)
+        got = ", ".join(_pow(e) for e in exps[p:])
+        rule = (
+            f"<b>n = {integer(n)} is not a power of two.</b> The nearest lower power of two "
+            f"is p = {integer(p)}: heads 1 … {integer(p)} take m<sub>h</sub> = {base} "
+            f"({_pow(exps[0])} … {_pow(exps[p - 1])}). The other n − p = {integer(n - p)} "
+            f"take every other slope of 2p = {integer(p2)} heads, "
+            f"2<sup>−8h/{integer(p2)}</sup> = 2<sup>{_per_head(p2)}</sup> at h = {picked}: "
+            f"{got}."
+        )
+    cells = tuple((integer(k + 1), _pow(exps[k]), f"=&nbsp;{sig(slopes[k], 4)}") for k in range(n))
+    return rule, cells
+
+
+class ColumnsLabel(FormulaLabel):
+    """A read-out of columns (right-aligned cells under a header) laid out with tab stops.
+
+    The same look as a ``<table>`` of right-aligned cells, without Qt's table layout: a table of
+    64 heads costs Qt ~8 ms to parse and lay out and ~3 ms to paint; lines of cells separated by
+    right-aligned tab stops (one line per row, each column group side by side) ~1 ms each. The
+    stops are measured from the widest cell of each column (a tiny document per column, cached
+    by the cells and the font).
+
+    The lines never wrap, so the text is laid out once at its natural width, whatever width the
+    layout offers (no layout per width asked), and the label asks for the height of new rows
+    when they are set, before it paints (a label that found out while painting would paint
+    twice, and lay its column out between).
+    """
+
+    #: Room between a cell and the one before it (pixels at the label's font size), and before
+    #: each further column group.
+    GAP = 4.0
+    GROUP_GAP = 14.0
+
+    def __init__(
+        self, name: str, parent: QWidget | None, book: StyleBook, kind: str = "text"
+    ) -> None:
+        super().__init__(name, parent, book, kind)
+        self._widths: dict[tuple[str, str], float] = {}
+        self._stops: tuple[float, ...] = ()
+        self._natural = QSize(0, 0)
+
+        def restyle(st: object) -> None:  # a new font measures anew, lays out anew
+            self._widths.clear()
+            self._stops = ()
+
+        book.add(restyle)
+
+    def _width(self, html: str) -> float:
+        key = (html, self.font().toString())
+        w = self._widths.get(key)
+        if w is None:
+            doc = QTextDocument()
+            doc.setDocumentMargin(0)
+            doc.setDefaultFont(self.font())
+            doc.setHtml(html)
+            w = self._widths[key] = doc.idealWidth()
+        return w
+
+    def set_columns(
+        self,
+        title: str,
+        header: Sequence[str],
+        cells: Sequence[Sequence[str]],
+        rows: int,
+    ) -> None:
+        """Show ``title`` over ``cells`` (one tuple of HTML cells per item), ``rows`` items per
+        column group (column-major, as the table was), each group headed by ``header``."""
+        ncols = len(header)
+        groups = max(1, math.ceil(len(cells) / max(rows, 1)))
+        widths = [
+            max(self._width(header[c]), self._width(max((cell[c] for cell in cells), key=len)))
+            for c in range(ncols)
+        ]  # the longest cell is the widest: tabular digits, the same tags in every cell
+        stops: list[float] = []
+        x = 0.0
+        for g in range(groups):
+            for c, w in enumerate(widths):
+                x += w + (self.GROUP_GAP if g and not c else self.GAP if c else 0.0)
+                stops.append(round(x + 1.0))
+        lines = ["\t" + "\t".join(list(header) * groups)]
+        for r in range(rows):
+            row: list[str] = []
+            for g in range(groups):
+                k = g * rows + r
+                row += list(cells[k]) if k < len(cells) else [""] * ncols
+            lines.append("\t" + "\t".join(row))
+        html = f"<div {NOWRAP}>{title}<br>{'<br>'.join(lines)}</div>"
+        if html == self._html and tuple(stops) == self._stops:
+            return
+        self._html = ""  # the stops are part of what is shown
+        self.set_html(html)
+        self._stops = tuple(stops)
+        self._doc.setTextWidth(-1)  # natural width: the lines never wrap
+        fmt = QTextBlockFormat()
+        fmt.setTabPositions([QTextOption.Tab(x, QTextOption.TabType.RightTab) for x in stops])
+        # the rows as far apart as the table's (cell padding 1 above and below)
+        fmt.setLineHeight(2.0, QTextBlockFormat.LineHeightTypes.LineDistanceHeight.value)
+        cursor = QTextCursor(self._doc)
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.mergeBlockFormat(fmt)
+        self._forget_sizes()
+        size = self._doc.size()
+        self._natural = QSize(math.ceil(size.width()), math.ceil(size.height()))
+        if self._natural.height() > self.minimumHeight():  # grows only, as every house label
+            self.setMinimumHeight(self._natural.height())
+        self.updateGeometry()
+        self.update()
+
+    def hasHeightForWidth(self) -> bool:
+        return False
+
+    def sizeHint(self) -> QSize:
+        return QSize(self._natural)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self._natural.width(), self.minimumHeight())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        ctx = QAbstractTextDocumentLayout.PaintContext()
+        ctx.palette = self.palette()
+        ctx.palette.setColor(
+            QPalette.ColorRole.Text, self.palette().color(QPalette.ColorRole.WindowText)
+        )
+        self._doc.documentLayout().draw(painter, ctx)
+        painter.end()
+
+
+@lru_cache(maxsize=512)
 def _pow(e: float) -> str:
     """``2^e`` with a superscript exponent, exactly (ALiBi's exponents are short binary fractions:
     ``−8h/p``), as many significant digits as it has: ``2^−8``, ``2^−0.5``, ``2^−2.625``."""
@@ -450,9 +632,14 @@ def _pow(e: float) -> str:
 
 def _line(
     book: StyleBook, w: pg.PlotWidget, role: str, width: str, line: LineStyle = "solid"
-) -> pg.PlotCurveItem:
-    """A line like :func:`styled.curve` as a bare ``PlotCurveItem`` (no ``PlotDataItem``
-    bookkeeping per ``setData``), its pixels kept while other items change over it."""
+) -> pg.PlotCurveItem | styled.PixelCurve:
+    """A line like :func:`styled.curve` without ``PlotDataItem`` bookkeeping per ``setData``,
+    its pixels kept while other items change over it: a solid one a house
+    :class:`~posenc_gui.widgets.styled.PixelCurve` (segments mapped to pixels with numpy, drawn
+    untransformed: half the paint of a thick antialiased ``PlotCurveItem``), a dashed one a bare
+    ``PlotCurveItem`` (its dashes run on along the whole path)."""
+    if line == "solid":
+        return styled.pixel_curve(book, w, role, width)
     item = pg.PlotCurveItem()
     w.addItem(item)
     item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)

@@ -22,9 +22,10 @@ import contextlib
 import math
 import os
 import threading
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -64,11 +65,22 @@ SCORE_DIGITS = 8
 TYPED_PARAMS = ("q0", "q1", "k0", "k1")
 #: Inputs of the score-vs-distance curves: never m or n.
 CURVE_INPUTS = ("qk", "dim", "base", "layout", "range_max", "x_range")
+#: Score curves (per-column envelopes) kept for a slider dragged back: the last ones computed.
+CURVES_KEPT = 16
+#: From this many (distance, pair) terms on, the q = k curve is computed on a second thread
+#: while the GUI thread computes the score (~1.8 ms less per step at d = 512 over ±100,000 on
+#: the 2-core reference machine); below, a thread hand-over costs more than it saves.
+PARALLEL_TERMS = 2_000_000
 #: The eq. (37) bound is computed in the refresh up to this many (distance, pair) terms, on the
 #: worker thread above (about 5 ms of work here).
 SYNC_BOUND_TERMS = 300_000
 #: Distances per block of the background bound (it checks between blocks whether still wanted).
 BOUND_BLOCK = 8192
+#: Distances per torch operation of the bound (:func:`rope_abel_sums`' ``chunk``): small in the
+#: refresh (in the CPU cache: fastest), large on the worker thread (its Python between torch
+#: calls holds the GIL: 128 distances per call slow the GUI thread's steps by ~1.5 ms).
+SYNC_CHUNK = 128
+WORKER_CHUNK = 2048
 
 
 #: A steady limit (circle range, score axis, colour level) is kept while what it must show
@@ -94,6 +106,8 @@ class RopePanel(Panel):
         self._range_shown: int | None = None
         self._curve_key: tuple[Any, ...] | None = None
         self._curve: dict[str, np.ndarray] = {}
+        #: The last curves computed, by key (a few kilobytes each).
+        self._curves: OrderedDict[tuple[Any, ...], dict[str, np.ndarray]] = OrderedDict()
         self._curve_group = 1
         self._matrix_key: tuple[Any, ...] | None = None
         self._h_src: object = None
@@ -106,6 +120,8 @@ class RopePanel(Panel):
         self._curve_yrange: tuple[float, float] | None = None
         # the eq. (37) bound over long ranges: computed on one worker thread, latest wins
         self._executor: ThreadPoolExecutor | None = None
+        #: A second thread for the q = k curve over long ranges (see _curve_data).
+        self._curve_pool: ThreadPoolExecutor | None = None
         self._bound_future: Future[np.ndarray | None] | None = None
         self._bound_want: tuple[Any, ...] | None = None
         self._bound_results: dict[tuple[Any, ...], np.ndarray] = {}
@@ -161,16 +177,14 @@ class RopePanel(Panel):
             b, self, "score_curve_plot", "Score vs relative distance (depends on m − n only)",
             "relative distance r = m − n", "score", mouse=(True, False),
         )  # fmt: skip
-        self.score_curve = _line(b, self.curve_plot, "query", "line", cache=True)
-        self.qk_curve = _line(b, self.curve_plot, "key", "normal", cache=True)
+        # house PixelCurves (segments mapped to pixels with numpy, drawn untransformed, cached):
+        # about half the paint of a PlotCurveItem's thick antialiased line, no bookkeeping
+        self.score_curve = styled.pixel_curve(b, self.curve_plot, "query", "line")
+        self.qk_curve = styled.pixel_curve(b, self.curve_plot, "key", "normal")
         # more distances than pixels: one vertical segment from min to max per pixel column
         # (crisp hairlines, ~10x cheaper to paint than a zig-zag through the extremes)
-        self.score_band = _line(
-            b, self.curve_plot, "query", "hair", cache=True, connect="pairs", antialias=False
-        )
-        self.qk_band = _line(
-            b, self.curve_plot, "key", "hair", cache=True, connect="pairs", antialias=False
-        )
+        self.score_band = styled.pixel_curve(b, self.curve_plot, "query", "hair")
+        self.qk_band = styled.pixel_curve(b, self.curve_plot, "key", "hair")
         for item in (self.qk_curve, self.qk_band):
             item.setZValue(-1)  # the score of q, k in front
         self.distance_line = styled.vline(
@@ -193,9 +207,9 @@ class RopePanel(Panel):
         self.decay_plot.setLogMode(x=False, y=True)
         self.decay_plot.setXLink(self.curve_plot)
         # bare curve items on a log axis take log10 values (what a PlotDataItem would plot)
-        self.abs_curve = _line(b, self.decay_plot, "query", "normal", cache=True)
-        self.abs_qk_curve = _line(b, self.decay_plot, "key", "thin", cache=True)
-        self.bound_curve = _line(b, self.decay_plot, "ink", "thick", cache=True)
+        self.abs_curve = styled.pixel_curve(b, self.decay_plot, "query", "normal")
+        self.abs_qk_curve = styled.pixel_curve(b, self.decay_plot, "key", "thin")
+        self.bound_curve = styled.pixel_curve(b, self.decay_plot, "ink", "thick")
         self.decay_line = styled.vline(b, self.decay_plot)
 
         # ---- score matrix --------------------------------------------------------------------
@@ -555,19 +569,32 @@ class RopePanel(Panel):
         key = (a, b, group, base, lay, q.numpy().tobytes(), k.numpy().tobytes())
         if key == self._curve_key:
             return self._curve
+        kept = self._curves.get(key)
+        if kept is not None:  # shown a few steps ago (a slider dragged back and forth)
+            self._curves.move_to_end(key)
+            self._curve_key, self._curve = key, kept
+            self._curve_group = group
+            return kept
         count = b - a + 1
         h_qk, h_kk = self._products(ctx["qk"], lay)
-        sc = _score_range(h_qk, base, a, count)
-        # q = k: h_i = |k_i|² is real, so the score is even in r: compute |r| only
-        if a < 0 < b:
-            half = _score_range(h_kk, base, 0, max(-a, b) + 1)
-            sqk = half[np.abs(np.arange(a, b + 1))]
+
+        def qk_envelope() -> tuple[np.ndarray, np.ndarray]:
+            return _minmax(_even_score_range(h_kk, base, a, b), group)
+
+        if count * h_qk.shape[0] >= PARALLEL_TERMS:
+            # two long matrix products: the q = k one on a second thread while this one does
+            # the score (torch lets the GIL go meanwhile); the shared table is made first
+            _phase_table(2 * h_qk.shape[0], base, SCORE_CHUNK)
+            if self._curve_pool is None:
+                self._curve_pool = ThreadPoolExecutor(1, thread_name_prefix="rope-curves")
+            job = self._curve_pool.submit(qk_envelope)
+            s_lo, s_hi = _minmax(_score_range(h_qk, base, a, count), group)
+            k_lo, k_hi = job.result()
         else:
-            sqk = _score_range(h_kk, base, a, count)
+            s_lo, s_hi = _minmax(_score_range(h_qk, base, a, count), group)
+            k_lo, k_hi = qk_envelope()
         first = a + group * np.arange(-(-count // group), dtype=np.float64)
         width = np.minimum(group, b + 1 - first)
-        s_lo, s_hi = _minmax(sc, group)
-        k_lo, k_hi = _minmax(sqk, group)
         self._curve = {
             "x": first + (width - 1) / 2.0,
             "score_min": s_lo, "score_max": s_hi, "qk_min": k_lo, "qk_max": k_hi,
@@ -577,6 +604,9 @@ class RopePanel(Panel):
         }  # fmt: skip
         self._curve_key = key
         self._curve_group = group
+        self._curves[key] = self._curve
+        if len(self._curves) > CURVES_KEPT:
+            self._curves.popitem(last=False)
         return self._curve
 
     def _refresh_curves(self, ctx: Context) -> None:
@@ -588,9 +618,10 @@ class RopePanel(Panel):
             (self.qk_curve, self.qk_band, d["qk_min"], d["qk_max"]),
         ):
             shown, hidden = (band, line) if banded else (line, band)
-            shown.setData(*_envelope(x, lo, hi, group))
+            shown.setData(*_envelope(x, lo, hi, group), antialias=not banded,
+                          connect="pairs" if banded else "all")  # fmt: skip
             if hidden.isVisible():
-                hidden.setData([], [])
+                hidden.setData(np.zeros(0), np.zeros(0))
                 hidden.setVisible(False)
             shown.setVisible(True)
         extremes = (d["score_min"], d["score_max"], d["qk_min"], d["qk_max"])
@@ -732,10 +763,13 @@ class RopePanel(Panel):
             if wanted and self._bound_want != key:
                 return None  # superseded by a newer request: stop early
             c = min(BOUND_BLOCK, n - s)
-            sums[s : s + c] = rope_abel_sums(lo + s, c, dim, base).numpy()
+            # on the worker: long torch operations (few hand-overs of the GIL, which a slider
+            # step in the GUI thread would otherwise wait for); in the refresh: small, fast ones
+            chunk = WORKER_CHUNK if wanted else SYNC_CHUNK
+            sums[s : s + c] = rope_abel_sums(lo + s, c, dim, base, chunk=chunk).numpy()
         values = sums[np.abs(np.arange(a, b + 1)) - lo]
         result = _minmax(values, group)[1]
-        if len(self._bound_results) > 4:
+        if len(self._bound_results) > 16:
             self._bound_results.clear()
         self._bound_results[key] = result
         return result
@@ -767,6 +801,8 @@ class RopePanel(Panel):
         self._bound_want = None
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
+        if self._curve_pool is not None:
+            self._curve_pool.shutdown(wait=False, cancel_futures=True)
 
     def settle(self, timeout: float = 60.0) -> None:
         """Finish background work now and refresh (rendering, tests, exports)."""
@@ -846,7 +882,7 @@ class RopePanel(Panel):
     def _refresh_layouts(self, ctx: Context) -> None:
         v, r, st = ctx.values, ctx["layouts"], ctx.style
         current = v.as_str("layout")
-        perm = _perm_text(core.layout_permutation(v.as_int("dim")).tolist())
+        perm = _perm_text(v.as_int("dim"))
 
         def row(name: str, value: str, diff: str, active: bool) -> str:
             weight = "bold" if active else "normal"
@@ -868,7 +904,7 @@ class RopePanel(Panel):
                 current == LAYOUTS[1],
             )
             + row(
-                f"half after permuting q, k by [{perm}]",
+                f"half after permuting q, k by [{live(perm)}]",
                 live(signed(_f(r["score_half_permuted"]), d)),
                 f"differs by {live(_diff(-_f(r['permuted_difference'])))}", False,
             )
@@ -1018,24 +1054,33 @@ def _place_polar(item: pg.TextItem, text: str, radius: float, angle: float) -> N
     _place(item, text, radius * math.cos(angle), radius * math.sin(angle))
 
 
-#: ``cos tθ_i, sin tθ_i`` tables by ``(dim, base)`` (see :func:`_phase_table`).
-_PHASES: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
+#: ``[cos tθ_i | sin tθ_i]ᵀ`` tables by ``(dim, base)`` (see :func:`_phase_table`).
+_PHASES: dict[tuple[int, float], torch.Tensor] = {}
 
 
-def _phase_table(dim: int, base: float, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """``cos tθ_i`` and ``sin tθ_i`` for ``t = 0 … count−1`` (float64, ``(count, d/2)``).
+def _phase_table(dim: int, base: float, count: int) -> torch.Tensor:
+    """``[cos tθ_i | sin tθ_i]ᵀ`` for ``t = 0 … count−1``: float64 of shape ``(d, count)``
+    (the cosines of pair ``i`` in row ``i``, the sines in row ``d/2 + i``).
 
-    Cached by ``(dim, base)``; a longer table serves every shorter count (its first rows), and
-    a table that is too short grows at least twofold (a window slider dragged upwards).
+    Cached by ``(dim, base)``; a longer table serves every shorter count (its first columns),
+    and a table that is too short grows at least twofold (a window slider dragged upwards).
+    The cosines in torch (vectorised: ~15x numpy's on this machine), written straight into
+    the two halves of the table.
     """
     hit = _PHASES.get((dim, base))
-    if hit is None or hit[0].shape[0] < count:
-        rows = count if hit is None else max(count, 2 * hit[0].shape[0])
-        t = np.arange(rows, dtype=np.float64)[:, None] * frequencies(dim, base)[None, :]
-        if len(_PHASES) >= 4:
+    if hit is None or hit.shape[1] < count:
+        rows = count if hit is None else max(count, 2 * hit.shape[1])
+        half = dim // 2
+        t = torch.from_numpy(
+            frequencies(dim, base)[:, None] * np.arange(rows, dtype=np.float64)[None, :]
+        )
+        hit = torch.empty(dim, rows, dtype=torch.float64)
+        torch.cos(t, out=hit[:half])
+        torch.sin(t, out=hit[half:])
+        if len(_PHASES) >= 8:
             _PHASES.clear()
-        hit = _PHASES[(dim, base)] = (np.cos(t), np.sin(t))
-    return hit[0][:count], hit[1][:count]
+        _PHASES[(dim, base)] = hit
+    return hit[:, :count]
 
 
 #: Distances per block of :func:`_score_range` (rows of its cached phase table).
@@ -1045,26 +1090,43 @@ SCORE_CHUNK = 512
 def _score_range(h: np.ndarray, base: float, start: int, count: int) -> np.ndarray:
     """``score(r) = Re Σ_i h_i e^{i r θ_i}`` at ``r = start … start+count−1`` (float64).
 
-    As :func:`posenc_gui.core.rope.rope_score_range` (``h_i = q_i·conj(k_i)``), in numpy with
-    the table ``cos tθ_i, sin tθ_i`` (``t <`` :data:`SCORE_CHUNK`) cached by ``(dim, base)``:
-    per call only the ``blocks × d/2`` phases of the block starts are new, then two matrix
-    products ``(blocks, d/2) @ (d/2, chunk)`` (in torch).
+    As :func:`posenc_gui.core.rope.rope_score_range` (``h_i = q_i·conj(k_i)``), with the table
+    ``[cos tθ_i | sin tθ_i]ᵀ`` (``t <`` :data:`SCORE_CHUNK`) cached by ``(dim, base)``: per call
+    only the ``blocks × d/2`` phases of the block starts are new (torch's vectorised cosines),
+    then one matrix product ``[Re g | −Im g] @ table``, ``(blocks, d) @ (d, chunk)``, with
+    ``g = h·e^{i r₀ θ}`` per block start ``r₀``. In torch: single-threaded as the app sets it
+    (numpy's OpenBLAS would start its own threads, which spin against the GUI and the bound's
+    worker on a busy machine).
     """
-    dim = 2 * h.shape[0]
-    size = min(count, SCORE_CHUNK)
-    cos_t, sin_t = _phase_table(dim, base, size)
-    blocks = -(-count // size)
+    if count <= 0:
+        return np.zeros(0, dtype=np.float64)
+    half = h.shape[0]
+    dim = 2 * half
+    blocks = -(-count // SCORE_CHUNK)
+    size = -(-count // blocks)  # blocks of equal size: 513 distances are 2 × 257, not 512 + 1
+    table = _phase_table(dim, base, size)
     starts = start + size * np.arange(blocks, dtype=np.float64)
-    ang = starts[:, None] * frequencies(dim, base)[None, :]
-    c0, s0 = np.cos(ang), np.sin(ang)
-    g_re = h.real * c0 - h.imag * s0  # g = h·e^{i r₀ θ}: (blocks, d/2)
-    g_im = h.real * s0 + h.imag * c0
-    # the products in torch: single-threaded as the app sets it (numpy's OpenBLAS would start
-    # its own threads, which spin against the GUI and the bound's worker on a busy machine)
-    prod = torch.from_numpy(g_re) @ torch.from_numpy(cos_t).T
-    prod -= torch.from_numpy(g_im) @ torch.from_numpy(sin_t).T
-    out: np.ndarray = prod.numpy().reshape(-1)[:count]
+    ang = torch.from_numpy(starts[:, None] * frequencies(dim, base)[None, :])
+    c0, s0 = torch.cos(ang), torch.sin(ang)
+    h_re, h_im = (
+        torch.from_numpy(np.ascontiguousarray(h.real)),
+        torch.from_numpy(np.ascontiguousarray(h.imag)),
+    )
+    g = torch.empty(blocks, dim, dtype=torch.float64)
+    torch.sub(h_re * c0, h_im * s0, out=g[:, :half])  # Re g
+    torch.add(h_re * s0, h_im * c0, out=g[:, half:])  # Im g
+    g[:, half:].neg_()
+    out: np.ndarray = (g @ table).numpy().reshape(-1)[:count]
     return out
+
+
+def _even_score_range(h: np.ndarray, base: float, a: int, b: int) -> np.ndarray:
+    """:func:`_score_range` at ``r = a … b`` for a real ``h`` (q = k: ``h_i = |k_i|²``): the
+    score is even in ``r``, so a range across 0 computes each ``|r|`` once."""
+    if a < 0 < b:
+        half = _score_range(h, base, 0, max(-a, b) + 1)
+        return np.concatenate((half[-a:0:-1], half[: b + 1]))  # at |r|, r = a … b
+    return _score_range(h, base, a, b - a + 1)
 
 
 def _minmax(values: np.ndarray, group: int) -> tuple[np.ndarray, np.ndarray]:
@@ -1078,8 +1140,11 @@ def _minmax(values: np.ndarray, group: int) -> tuple[np.ndarray, np.ndarray]:
     return blocks.min(axis=1), blocks.max(axis=1)
 
 
-def _perm_text(perm: list[int]) -> str:
-    """The layout permutation, written out for small d and abbreviated for large d."""
+@lru_cache(maxsize=64)
+def _perm_text(dim: int) -> str:
+    """The layout permutation of ``dim``, written out for small d and abbreviated for large d
+    (cached: every m, n or seed step writes it again)."""
+    perm: list[int] = core.layout_permutation(dim).tolist()
     if len(perm) <= 8:
         return ", ".join(str(v) for v in perm)
     half = len(perm) // 2

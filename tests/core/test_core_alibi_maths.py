@@ -168,3 +168,13 @@ def test_rope_mean_score_draws_once_per_samples_seed_and_dim() -> None:
     assert alibi_mod._pair_moments.cache_info().misses == 1
     again = rope_mean_score(r, 16, 100.0, correlation=0.3, samples=7, seed=5)
     assert torch.equal(first, again)
+
+
+def test_alibi_rule_is_cached_per_head_count() -> None:
+    """A slider step asks for the rule once per read-out group: the same immutable rule."""
+    from posenc_gui.core import alibi_rule
+
+    assert alibi_rule(12) is alibi_rule(12)
+    assert alibi_rule(12).slopes == tuple(alibi_slopes(12).tolist())
+    with pytest.raises(ValueError):
+        alibi_rule(0)

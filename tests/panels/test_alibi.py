@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
@@ -41,9 +41,14 @@ def test_bias_matrix_is_the_heads_bias(qtbot: QtBot) -> None:
     m = 2.0**-1.5  # head 10 of 12 heads: every other slope of 16 heads, h = 3
     assert data["bias"].values[39, 0] == pytest.approx(-39 * m)
     image = panel.heat_image.image
-    assert (
-        image.shape == (40, 40) and np.isnan(image[0, 1]) and image[5, 2] == pytest.approx(-3 * m)
-    )
+    assert image.shape == (40, 40) and image[5, 2] == pytest.approx(-3 * m)
+    # no NaN (pyqtgraph's slow path): the masked cells are covered by the staircase polygon
+    assert not np.isnan(image).any()
+    cover = panel.mask_cover.polygon()
+    for i, j in ((0, 1), (5, 6), (5, 39), (38, 39)):  # key after query: covered
+        assert cover.containsPoint(QPointF(j + 0.5, i + 0.5), Qt.FillRule.OddEvenFill), (i, j)
+    for i, j in ((0, 0), (5, 5), (39, 0), (39, 39)):  # visible
+        assert not cover.containsPoint(QPointF(j + 0.5, i + 0.5), Qt.FillRule.OddEvenFill)
     assert tuple(panel.heat_bar.levels()) == tuple(data["levels"].values)
     assert data["levels"].values[0] <= -39 * m
     assert "head 10" in panel.heat_plot.posenc_title
@@ -231,3 +236,26 @@ def test_readouts_edit_their_numbers_in_place(qtbot: QtBot) -> None:
     panel.state.set("base", 5000.0)  # "10 000" → "5000": a thin space is not edited in place
     panel.refresh_now()
     assert "base 5000" in strip_tags(panel.cmp_label.text())
+
+
+def test_slopes_are_laid_out_with_tab_stops_not_a_table(qtbot: QtBot) -> None:
+    """The slopes read-out: one line per row, right-aligned tab stops (a 64-row <table> costs Qt
+    ~10 ms to lay out and paint), every head's power of two and value on it."""
+    from PySide6.QtGui import QTextOption
+
+    panel = shown(qtbot, heads=64)
+    html = panel.slopes_label.text()
+    assert "<table" not in html
+    text = strip_tags(html)
+    assert "Slopes of the 64 heads" in text
+    assert "2−0.125" in text and "2−8" in text and "0.003906" in text
+    block = panel.slopes_label._doc.begin()
+    tabs = block.blockFormat().tabPositions()
+    assert len(tabs) == 6 and all(t.type == QTextOption.TabType.RightTab for t in tabs)
+    assert [t.position for t in tabs] == sorted(t.position for t in tabs)
+    # fewer heads: the stops follow the narrower cells
+    panel.state.set("heads", 4)
+    panel.refresh_now()
+    assert "Slopes of the 4 heads" in strip_tags(panel.slopes_label.text())
+    narrow = panel.slopes_label._doc.begin().blockFormat().tabPositions()
+    assert narrow[-1].position < tabs[-1].position

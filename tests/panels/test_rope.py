@@ -21,6 +21,7 @@ from posenc_gui.core.rope import nice_ceil
 from posenc_gui.panels.rope import RopePanel, tip_label_positions
 from posenc_gui.state import ParamState
 from posenc_gui.state.rope import MAX_POSITION, RopeModel
+from posenc_gui.widgets import styled
 
 
 @pytest.fixture
@@ -774,10 +775,17 @@ def test_circle_lines_are_bare_curves(panel: RopePanel) -> None:
     for name in ("q_circle", "k_circle"):
         assert isinstance(getattr(panel, name), pg.PlotDataItem), name
     assert panel.q_before.opts["connect"] == "finite"
-    for name in ("score_curve", "qk_curve", "score_band", "qk_band", "diagonal_line",
-                 "abs_curve", "abs_qk_curve", "bound_curve"):  # fmt: skip
-        assert type(getattr(panel, name)) is pg.PlotCurveItem, name
+    assert type(panel.diagonal_line) is pg.PlotCurveItem
+    # the distance curves: house PixelCurves (cached pixels, segments drawn untransformed)
+    for name in ("score_curve", "qk_curve", "score_band", "qk_band", "abs_curve",
+                 "abs_qk_curve", "bound_curve"):  # fmt: skip
+        item = getattr(panel, name)
+        assert type(item) is styled.PixelCurve, name
+        assert item.cacheMode() == QGraphicsItem.CacheMode.DeviceCoordinateCache, name
+    panel.state.set("range_max", 100_000)
+    panel.refresh_now()
     assert panel.score_band.opts["connect"] == "pairs" and not panel.score_band.opts["antialias"]
+    assert panel.score_band.isVisible() and not panel.score_curve.isVisible()
 
 
 def test_steady_limits_change_only_when_the_data_leaves_their_band() -> None:
@@ -839,3 +847,35 @@ def test_axis_lines_are_painted_as_before(shown: RopePanel) -> None:
             images.append(image)
         assert images[0] == images[1]
         axis.picture = None
+
+
+# -- cost of a step (mechanism, not clock) ------------------------------------------------------
+
+
+def test_a_seed_dragged_back_reuses_its_curves(
+    shown: RopePanel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The per-column envelopes of the last few (q, k, range) are kept: dragging the seed
+    back to a value shown a few steps ago recomputes no score, and shows the same numbers."""
+    from posenc_gui.panels import rope as panel_mod
+
+    shown.state.update({"seed": 3})
+    shown.refresh_now()
+    first = {k: s.values.copy() for k, s in shown.data()["curves"].items()}
+    shown.state.set("seed", 4)
+    shown.refresh_now()
+    calls: list[int] = []
+    original = panel_mod._score_range
+
+    def counted(*a: Any, **kw: Any) -> Any:
+        calls.append(1)
+        return original(*a, **kw)
+
+    monkeypatch.setattr(panel_mod, "_score_range", counted)
+    shown.state.set("seed", 3)
+    shown.refresh_now()
+    again = shown.data()["curves"]
+    # the matrix view still computes its own row (one call); the curves none
+    assert len(calls) == 1
+    for name, values in first.items():
+        assert np.array_equal(again[name].values, values), name
