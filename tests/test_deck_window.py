@@ -114,6 +114,19 @@ def test_bundled_deck_end_to_end_with_the_keyboard(
         _check_step(w, deck, 1)
         qtbot.keyClick(w, LEFT)
         _check_step(w, deck, 0)
+    # animate with the keyboard: Space plays the tab's sweep (the focus is on the tab bar),
+    # Space again pauses where it stopped
+    tab = w.current_tab_id()
+    name = w.session.state(tab).model.animated
+    qtbot.keyClick(w.tabs.tabBar(), Qt.Key.Key_Space)
+    assert w.animator.is_playing()
+    qtbot.waitUntil(lambda: w.session.state(tab).values()[name] != deck.steps[0].values()[name],
+                    timeout=3000)  # fmt: skip
+    qtbot.keyClick(w.tabs.tabBar(), Qt.Key.Key_Space)
+    assert not w.animator.is_playing()
+    stopped = w.session.state(tab).values()
+    qtbot.wait(60)
+    assert w.session.state(tab).values() == stopped
     out = w.export_png(tmp_path / "step.png", 640)
     assert not QImage(str(out)).isNull()
 
