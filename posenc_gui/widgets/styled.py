@@ -28,7 +28,9 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QBrush,
+    QColor,
     QFontMetrics,
+    QImage,
     QPainter,
     QPaintEvent,
     QPalette,
@@ -38,6 +40,7 @@ from PySide6.QtGui import (
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
+    QTransform,
 )
 from PySide6.QtWidgets import QGraphicsItem, QSizePolicy, QStyleOptionGraphicsItem, QWidget
 
@@ -840,6 +843,31 @@ def axis_key(axis: pg.AxisItem) -> tuple[Any, ...] | None:
     )  # fmt: skip
 
 
+def _vertical_lines(
+    p: QPainter, t: QTransform, xs: Sequence[float], top: float, bottom: float, color: QColor
+) -> None:
+    """1-px vertical lines at ``xs`` from ``top`` to ``bottom`` (item coordinates, ``t`` the
+    painter's upright device transform), all in one go.
+
+    Qt's raster engine fills a 1-px-wide translucent rectangle one scan line at a time (24 grid
+    lines 400 px high: ~1.8 ms); the same pixels as one row image with a pixel per line,
+    stretched to the lines' height, cost ~0.15 ms. The pixels are those of ``fillRect`` of the
+    1-px rectangle around each line, except that lines falling in one pixel column are drawn
+    once (not blended twice).
+    """
+    cols = [math.floor(t.m11() * x + t.dx()) for x in xs]
+    y0, y1 = sorted((t.m22() * top + t.dy(), t.m22() * bottom + t.dy()))
+    first, last = min(cols), max(cols)
+    row = QImage(last - first + 1, 1, QImage.Format.Format_ARGB32_Premultiplied)
+    row.fill(0)
+    for c in cols:
+        row.setPixelColor(c - first, 0, color)
+    p.save()
+    p.resetTransform()
+    p.drawImage(QRectF(first, y0 - 0.5, last - first + 1, y1 - y0 + 1.0), row)
+    p.restore()
+
+
 def fast_axis_lines(axis: pg.AxisItem) -> None:
     """Paint ``axis``'s straight lines (axis line, ticks and grid lines) as 1-px rectangles.
 
@@ -904,18 +932,22 @@ def fast_axis_lines(axis: pg.AxisItem) -> None:
         px, py = 1.0 / max(abs(t.m11()), 1e-9), 1.0 / max(abs(t.m22()), 1e-9)  # a device pixel
         antialias = p.testRenderHint(QPainter.RenderHint.Antialiasing)
         p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        upright = t.m12() == 0 and t.m21() == 0
+        columns: dict[tuple[int, float, float], list[float]] = {}
         for pen, p1, p2 in lines:
             x1, y1, x2, y2 = p1.x(), p1.y(), p2.x(), p2.y()
             thin = pen.isCosmetic() and pen.widthF() <= 1.0 and pen.style() == Qt.PenStyle.SolidLine
-            if thin and y1 == y2 and t.m12() == 0 and t.m21() == 0:
+            if thin and upright and y1 == y2:
                 x = min(x1, x2)
                 p.fillRect(QRectF(x - px / 2, y1 - py / 2, abs(x2 - x1) + px, py), pen.color())
-            elif thin and x1 == x2 and t.m12() == 0 and t.m21() == 0:
-                y = min(y1, y2)
-                p.fillRect(QRectF(x1 - px / 2, y - py / 2, px, abs(y2 - y1) + py), pen.color())
+            elif thin and upright and x1 == x2:  # vertical: drawn together, below
+                key = (pen.color().rgba(), min(y1, y2), max(y1, y2))
+                columns.setdefault(key, []).append(x1)
             else:
                 p.setPen(pen)
                 p.drawLine(p1, p2)
+        for (rgba, top, bottom), xs in columns.items():
+            _vertical_lines(p, t, xs, top, bottom, QColor.fromRgba(rgba))
         p.setRenderHint(QPainter.RenderHint.Antialiasing, antialias)
         axis.picture.play(p)
 

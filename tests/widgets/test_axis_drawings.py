@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 import pytest
-from PySide6.QtGui import QPainter, QPicture
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QColor, QImage, QPainter, QPicture, QTransform
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -100,3 +101,32 @@ def test_tick_labels_write_negative_numbers_with_a_minus_sign(qtbot: QtBot, tab_
     assert not [t for t in texts if "-" in t], tab_id
     if tab_id == "sine":  # its value axis runs from −2 to 2
         assert any(t.startswith("−") for t in texts)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_vertical_grid_lines_cover_the_pixels_of_their_rectangles(seed: int) -> None:
+    """Drawn at once as a stretched row image, the 1-px vertical lines cover exactly the pixels
+    their 1-px rectangles would (lines in distinct pixel columns), under any upright scaling."""
+    rng = np.random.default_rng(seed)
+    sx, sy = rng.uniform(0.5, 3.0), rng.uniform(0.5, 2.0)
+    dx, dy = rng.uniform(-3, 3), rng.uniform(-3, 3)
+    cols = rng.choice(np.arange(4, 100), size=6, replace=False)
+    xs = [(c + rng.uniform(0.05, 0.95) - dx) / sx for c in cols]  # one line per device column
+    top = float(rng.uniform(2, 20))
+    bottom = top + float(rng.uniform(5, 100))
+    colour = QColor(10, 20, 30, 90)
+    images = []
+    for mode in ("rectangles", "row image"):
+        image = QImage(400, 300, QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(0)
+        painter = QPainter(image)
+        painter.setTransform(QTransform(sx, 0, 0, sy, dx, dy))
+        if mode == "rectangles":
+            px, py = 1 / sx, 1 / sy
+            for x in xs:
+                painter.fillRect(QRectF(x - px / 2, top - py / 2, px, bottom - top + py), colour)
+        else:
+            styled._vertical_lines(painter, painter.deviceTransform(), xs, top, bottom, colour)
+        painter.end()
+        images.append(image)
+    assert images[0] == images[1]
