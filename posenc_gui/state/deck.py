@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from posenc_gui.state import jsonfile
 from posenc_gui.state.params import ParamError, Value, echo
 from posenc_gui.state.registry import TAB_IDS, get_model
 
@@ -148,25 +149,12 @@ class Deck:
     @classmethod
     def loads(cls, text: str) -> Deck:
         """Parse and validate JSON text (see :meth:`from_dict`)."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise DeckError(f"not a deck: invalid JSON ({err.msg}, line {err.lineno})") from None
-        except RecursionError:
-            raise DeckError("not a deck: the JSON is nested too deeply") from None
-        return cls.from_dict(data)
+        return cls.from_dict(jsonfile.parse(text, "deck", DeckError))
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Deck:
         """Read and validate a deck file; :class:`DeckError` or :class:`OSError`."""
-        p = Path(path)
-        if p.stat().st_size > MAX_FILE_BYTES:
-            raise DeckError(f"not a deck: the file is larger than {MAX_FILE_BYTES} bytes")
-        try:
-            text = p.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise DeckError("not a deck: the file is not UTF-8 text") from None
-        return cls.loads(text)
+        return cls.from_dict(jsonfile.read(path, "deck", DeckError, MAX_FILE_BYTES))
 
     # -- editing (a new deck each time: decks are values) --------------------------------------
     def with_step(self, step: Step, at: int | None = None) -> Deck:

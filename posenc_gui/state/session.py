@@ -14,11 +14,10 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
+from posenc_gui.state import jsonfile
 from posenc_gui.state.model import ParamState
 from posenc_gui.state.params import ParamError, echo
 from posenc_gui.state.registry import TAB_IDS, get_model
@@ -130,37 +129,16 @@ class Session:
     @classmethod
     def from_json(cls, text: str) -> Session:
         """Parse and validate JSON text (see :meth:`from_dict`)."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise SessionError(
-                f"not a session: invalid JSON ({err.msg}, line {err.lineno})"
-            ) from None
-        return cls.from_dict(data)
+        return cls.from_dict(jsonfile.parse(text, "session", SessionError))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write atomically: a crash mid-write never leaves half a file in place."""
-        target = Path(path)
-        fd, tmp = tempfile.mkstemp(prefix=".session-", suffix=".json", dir=target.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(self.to_json())
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        jsonfile.write_atomic(path, self.to_json())
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Session:
         """Read and validate a session file; :class:`SessionError` or :class:`OSError`."""
-        p = Path(path)
-        if p.stat().st_size > MAX_FILE_BYTES:
-            raise SessionError(f"not a session: the file is larger than {MAX_FILE_BYTES} bytes")
-        try:
-            text = p.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise SessionError("not a session: the file is not UTF-8 text") from None
-        return cls.from_json(text)
+        return cls.from_dict(jsonfile.read(path, "session", SessionError, MAX_FILE_BYTES))
 
 
 def _current_tab(value: object) -> str:

@@ -78,7 +78,10 @@ def test_bad_sessions_are_refused_with_a_clear_message(mutate: object, words: st
     assert len(str(info.value)) < 300  # one sentence, the rejected value cut short
 
 
-@pytest.mark.parametrize("text", ["", "{", "[1, 2]", "null", '"session"'])
+@pytest.mark.parametrize(
+    "text", ["", "{", "[1, 2]", "null", '"session"', "[" * 100_000 + "]" * 100_000],
+    ids=["empty", "open", "list", "null", "string", "nested too deeply"],
+)  # fmt: skip
 def test_text_that_is_not_a_session(text: str) -> None:
     with pytest.raises(SessionError, match="not a session"):
         Session.from_json(text)
