@@ -54,7 +54,8 @@ class _Parser(argparse.ArgumentParser):
 def _parser(command: str) -> argparse.ArgumentParser:
     prog = "posenc-gui" if command == "gui" else f"posenc-gui {command}"
     descriptions = {
-        "gui": "Open the PosEnc Explorer window. Subcommands: render, values, params "
+        "gui": "Open the PosEnc Explorer window. Subcommands: render, values, params, "
+        "session, code "
         "(see posenc-gui SUBCOMMAND --help).",
         "render": "Render one tab to a PNG file without showing a window.",
         "values": "Print one JSON object: the validated parameters and every number the tab shows.",
