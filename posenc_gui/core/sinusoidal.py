@@ -382,16 +382,20 @@ def sinusoidal_column_means(
     if cols.numel() and (int(cols.min()) < 0 or int(cols.max()) >= dim):
         raise ValueError(f"columns must be in [0, {dim}), got {cols.tolist()[:8]}")
     n = b - a + 1.0
-    if n.numel() and float(n.min()) < 1.0:
+    n_min, n_max = (float(x) for x in torch.aminmax(n)) if n.numel() else (1.0, 1.0)
+    if n_min < 1.0:
         raise ValueError("last must be >= first for every interval")
     half = dim // 2
     if layout_s == "interleaved":
         pair, is_sin = cols // 2, cols % 2 == 0
     else:
         pair, is_sin = cols % half, cols < half
-    omega = inverse_frequencies(dim, base)[pair]  # in (0, 1]: no reduction modulo 2π needed
+    omega = _inverse_frequencies(dim, base)[pair]  # in (0, 1]: no reduction modulo 2π needed
     # Computed column by column (rows of ``out``): each row a contiguous run of positions.
-    ratio, inverse = _dirichlet_ratio_unique(n, omega)  # (U, C): U distinct counts, often 1
+    if n_max == 1.0:  # one position per interval: the ratio sin(ω/2)/sin(ω/2) is exactly 1
+        ratio, inverse = torch.ones((0, cols.shape[0]), dtype=torch.float64), None
+    else:
+        ratio, inverse = _dirichlet_ratio_unique(n, omega)  # (U, C): U distinct counts
     mid = ((a + b) / 2.0)[None, :]
     out = torch.empty((cols.shape[0], a.shape[0]), dtype=torch.float64)
     sin_idx = torch.nonzero(is_sin).reshape(-1)

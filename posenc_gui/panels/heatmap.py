@@ -43,7 +43,7 @@ import numpy as np
 import pyqtgraph as pg
 import torch
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QPainter, QPen
+from PySide6.QtGui import QBrush, QPainter, QPen, QTextDocument
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsTextItem,
@@ -65,7 +65,7 @@ from posenc_gui.state.heatmap import PRESETS, HeatmapModel, shown_count
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig, signed
 from posenc_gui.widgets.style import Style, StyleBook
-from posenc_gui.widgets.styled import Dots, ReadoutLabel, live, span
+from posenc_gui.widgets.styled import _VALUE, Dots, ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context
 
 #: Hard cap on computed samples per image axis (a screen has ~2000 pixels a side).
@@ -184,9 +184,10 @@ def _integer_ticks(axis: pg.AxisItem, memo: dict[Any, Any] | None = None) -> Non
         key = (lo, hi, size)
         if memo is not None and key in memo:
             return [(spacing, list(values)) for spacing, values in memo[key]]
+        found = original(lo, hi, size) if axis.logMode else linear_tick_values(axis, lo, hi, size)
         levels = [
             (spacing, [v for v in values if abs(v - round(v)) < 1e-6])
-            for spacing, values in original(lo, hi, size)
+            for spacing, values in found
             if spacing >= 1
         ]
         levels = [(spacing, values) for spacing, values in levels if values]
@@ -198,6 +199,195 @@ def _integer_ticks(axis: pg.AxisItem, memo: dict[Any, Any] | None = None) -> Non
         return levels
 
     axis.tickValues = tick_values
+
+
+def linear_tick_values(
+    axis: pg.AxisItem, lo: float, hi: float, size: float
+) -> list[tuple[float, list[float]]]:
+    """``pg.AxisItem.tickValues`` of a linear axis, the same numbers without numpy per level.
+
+    pyqtgraph builds each level with ``np.arange`` and drops the values a coarser level has
+    already shown with an all-pairs ``np.isclose`` (~0.1 ms an axis); here the same floats
+    (``(k·spacing + start) / scale``, then ``|a − b| ≤ spacing/scale·0.01`` against every
+    earlier value, exactly numpy's test with ``rtol = 0``) in plain Python.
+    """
+    lo, hi = sorted((lo, hi))
+    scale = axis.scale
+    lo *= scale
+    hi *= scale
+    ticks: list[tuple[float, list[float]]] = []
+    seen: list[float] = []
+    for spacing, offset in axis.tickSpacing(lo, hi, size):
+        start = (math.ceil((lo - offset) / spacing) * spacing) + offset
+        num = int((hi - start) / spacing) + 1
+        atol = spacing / scale * 0.01
+        values = [
+            v
+            for v in ((k * spacing + start) / scale for k in range(max(num, 0)))
+            if not any(abs(s - v) <= atol for s in seen)
+        ]
+        seen.extend(values)
+        ticks.append((spacing / scale, values))
+    return ticks
+
+
+_ALIGN = {
+    "left": Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextDontClip,
+    "bottom": Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextDontClip,
+}
+
+
+def fast_draw_specs(axis: pg.AxisItem) -> None:
+    """Give ``axis`` a ``generateDrawSpecs`` that returns what pyqtgraph's does, ~3× cheaper.
+
+    A new range (a ``dim`` step moves the dimension axes, a ``positions`` step the position
+    axes) regenerates an axis' tick lines and labels: pyqtgraph spends ~0.5 ms of Python on
+    it (a ``Point`` per coordinate, an enum ``|`` and a text measurement per label, the axis'
+    bounding rectangle per label). This computes the same specs — the same tick positions,
+    pens, label rectangles, flags and strings, the same update of the text room — with the
+    label sizes measured once per (font, text) and the constants hoisted. Shapes it does not
+    cover (a grid, ticks set by hand, log mode, axes stopping at a tick, right or top axes)
+    go to pyqtgraph's own.
+    """
+    original = axis.generateDrawSpecs
+    sizes: dict[tuple[str, str], tuple[float, float]] = {}
+    centre = Qt.AlignmentFlag.AlignCenter
+    box = QRectF(0, 0, 100, 100)
+
+    def specs(p: QPainter) -> Any:
+        style = axis.style
+        orientation = axis.orientation
+        if (
+            orientation not in _ALIGN
+            or axis.grid is not False
+            or axis.logMode
+            or axis._tickLevels is not None
+            or tuple(style["stopAxisAtTick"]) != (False, False)
+            or style["tickAlpha"] is not None
+        ):
+            return original(p)
+        if style["tickFont"] is not None:
+            p.setFont(style["tickFont"])
+        bounds = axis.mapRectFromParent(axis.geometry())
+        left = orientation == "left"
+        if left:
+            span = (
+                bounds.topRight() + QPointF(-1.0, -1.0),
+                bounds.bottomRight() + QPointF(-1.0, 1.0),
+            )
+            tick_start = tick_stop = bounds.right()
+            tick_dir, ax = -1, 0
+        else:
+            span = (
+                bounds.topLeft() + QPointF(-1.0, 1.0),
+                bounds.topRight() + QPointF(1.0, 1.0),
+            )
+            tick_start = tick_stop = bounds.top()
+            tick_dir, ax = 1, 1
+        points = [axis.mapToDevice(pt) for pt in span]
+        if None in points:
+            return None
+        d = points[1] - points[0]
+        length = math.hypot(d.x(), d.y())
+        if length == 0:
+            return None
+        r0, r1 = axis.range[0], axis.range[1]
+        levels = axis.tickValues(r0, r1, length)
+        dif = r1 - r0
+        if dif == 0:
+            x_scale, offset = 1.0, 0.0
+        elif ax == 0:
+            x_scale = -bounds.height() / dif
+            offset = r0 * x_scale - bounds.height()
+        else:
+            x_scale = bounds.width() / dif
+            offset = r0 * x_scale
+        x_lo, x_hi = sorted((r0 * x_scale - offset, r1 * x_scale - offset))
+        positions: list[list[float | None]] = []
+        tick_specs: list[tuple[QPen, QPointF, QPointF]] = []
+        base_pen = axis.tickPen()
+        solid = base_pen.brush().style() == Qt.BrushStyle.SolidPattern
+        for i, (_, ticks) in enumerate(levels):
+            at: list[float | None] = []
+            positions.append(at)
+            reach = style["tickLength"] / ((i * 0.5) + 1.0) * tick_dir
+            pen = base_pen
+            if solid:
+                pen = QPen(base_pen)
+                color = pen.color()
+                color.setAlpha(int(255 / (i + 1)))
+                pen.setColor(color)
+            for v in ticks:
+                x = (v * x_scale) - offset
+                if x < x_lo or x > x_hi:
+                    at.append(None)
+                    continue
+                at.append(x)
+                if left:
+                    tick_specs.append((pen, QPointF(tick_start, x), QPointF(tick_stop + reach, x)))
+                else:
+                    tick_specs.append((pen, QPointF(x, tick_start), QPointF(x, tick_stop + reach)))
+        axis_spec = (axis.pen(), span[0], span[1])
+        text_specs: list[tuple[QRectF, Any, str]] = []
+        if not style["showValues"]:
+            return axis_spec, tick_specs, text_specs
+        text_offset = style["tickTextOffset"][ax]
+        room = max(0, style["tickLength"]) + text_offset
+        flags = _ALIGN[orientation]
+        font = p.font().toString()
+        outer = axis.boundingRect()
+        along: list[float] = []  # label sizes along the axis, all levels so far
+        across: list[float] = []  # and across it
+        last_across = 0
+        size_across = 0
+        for i in range(min(len(levels), style["maxTextLevel"] + 1)):
+            spacing, values = levels[i]
+            strings = axis.tickStrings(values, axis.autoSIPrefixScale * axis.scale, spacing)
+            if len(strings) == 0:
+                continue
+            rects: list[tuple[float, float] | None] = []
+            for j, text in enumerate(strings):
+                if positions[i][j] is None:
+                    rects.append(None)
+                    continue
+                wh = sizes.get((font, text))
+                if wh is None:
+                    br = p.boundingRect(box, centre, text)
+                    br.setHeight(br.height() * 0.8)
+                    wh = sizes[(font, text)] = (br.width(), br.height())
+                rects.append(wh)
+                along.append(wh[1] if left else wh[0])
+                across.append(wh[0] if left else wh[1])
+            if along:
+                size_along = np.sum(along)
+                size_across = np.max(across)
+            else:
+                size_along = size_across = 0
+            if i > 0:
+                fill = float(size_along) / length
+                if any(
+                    len(text_specs) >= n and fill >= limit for n, limit in style["textFillLimits"]
+                ):
+                    break
+            last_across = size_across
+            for j, text in enumerate(strings):
+                x, wh = positions[i][j], rects[j]
+                if x is None or wh is None:
+                    continue
+                width, height = wh
+                if left:
+                    rect = QRectF(tick_stop - room - width, x - (height / 2), width, height)
+                else:
+                    rect = QRectF(x - width / 2.0, tick_stop + room, width, height)
+                if outer & rect != rect:
+                    continue
+                text_specs.append((rect, flags, text))
+        if len(sizes) > 4096:
+            sizes.clear()
+        axis._updateMaxTextSize(last_across)
+        return axis_spec, tick_specs, text_specs
+
+    axis.generateDrawSpecs = specs
 
 
 def _share_specs(*axes: pg.AxisItem) -> None:
@@ -317,17 +507,76 @@ def _settle(*boxes: pg.ViewBox) -> None:
         vb.prepareForPaint()
 
 
-def _cache_line(line: pg.InfiniteLine) -> None:
-    """Keep a line's pixels: a plot repainted under it (new curve, moved marker) blits them.
+def _draw_directly(*items: QGraphicsItem) -> None:
+    """Draw ``items`` straight onto the plot, without a device cache.
 
-    Uncached, each of a plot's reference lines and crosshairs runs its Python ``paint`` (bounds,
-    pen, draw) whenever anything beneath it changes; a moved line is only translated.
+    The position curves and the wavelength curves change with ``positions``, ``dim`` and
+    ``base`` (and the selected column): cached, each such step fills a pixmap as large as
+    the view, draws the curve into it and blends it onto the plot — ~0.3 ms more per curve
+    than drawing it. What moves over them (the crosshair, the markers) dirties only a few
+    pixels, which clip their drawing as much as they clip a blit.
     """
-    line.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    for item in items:
+        item.setCacheMode(QGraphicsItem.CacheMode.NoCache)
 
 
 def _other(fn: str) -> str:
     return "cos" if fn == "sin" else "sin"
+
+
+#: Documents a :class:`KeptLabel` keeps besides the one it shows.
+KEPT_DOCUMENTS = 4
+
+
+class KeptLabel(ReadoutLabel):
+    """A :class:`ReadoutLabel` that keeps the documents of the last few texts it showed.
+
+    The hover and curve texts colour the selected column by its function: a step from a sine
+    column to a cosine one changes the text around the numbers (the colour, "+ 1", "<" / "≥"),
+    and a :class:`ReadoutLabel` then parses the HTML and lays the document out anew (~0.7 ms,
+    every other ``dimension`` step). This label puts the current document aside (laid out,
+    with its value slots and measured heights) and takes back the one it kept for the new
+    text's skeleton, whose values are then edited in place as usual. The kept documents are
+    dropped when the style changes (their fonts and colours are the old ones).
+    """
+
+    def __init__(
+        self, name: str, parent: QWidget | None, book: StyleBook, kind: str = "text"
+    ) -> None:
+        super().__init__(name, parent, book, kind)
+        #: By skeleton: (document, values, value slots, heights by width).
+        self._kept: dict[tuple[str, ...], tuple[QTextDocument, list[str], Any, dict[int, int]]]
+        self._kept = {}
+        #: Texts shown by taking a kept document back (for tests).
+        self.reused = 0
+        book.add(self._drop_kept)
+
+    def _drop_kept(self, st: Style) -> None:
+        for doc, *_ in self._kept.values():
+            doc.deleteLater()
+        self._kept.clear()
+
+    def set_html(self, html: str) -> None:
+        skeleton = _VALUE.split(html)[0::2]
+        if self._slots is not None and skeleton != self._skeleton:
+            self._kept[tuple(self._skeleton)] = (
+                self._doc, self._values, self._slots, dict(self._heights),
+            )  # fmt: skip
+            hit = self._kept.pop(tuple(skeleton), None)
+            if hit is None:  # a new skeleton: parsed into a fresh document
+                doc = QTextDocument(self)
+                doc.setDocumentMargin(self._doc.documentMargin())
+                doc.setUndoRedoEnabled(False)
+                doc.setDefaultFont(self._doc.defaultFont())
+                self._doc, self._slots, self._heights = doc, None, {}
+            else:  # the values are edited in place below
+                self._doc, self._values, self._slots, self._heights = hit
+                self._skeleton = skeleton
+                self.reused += 1
+            while len(self._kept) > KEPT_DOCUMENTS:
+                oldest = next(iter(self._kept))
+                self._kept.pop(oldest)[0].deleteLater()
+        super().set_html(html)
 
 
 class HeatmapPanel(Panel):
@@ -338,6 +587,7 @@ class HeatmapPanel(Panel):
     def build(self) -> None:
         b = self.book
         self._extent: tuple[int, int] | None = None
+        self._limits: tuple[int, int] | None = None  # (positions, shown) of the view limits
         self._applying_extent = False
         self._hover: tuple[int, int] | None = None
         #: Per pixel column of the image: the positions it covers (``first … last``) and its
@@ -362,6 +612,7 @@ class HeatmapPanel(Panel):
         self._wl_key: Style | None = None
         self._wl_data: tuple[int, np.ndarray, bool] | None = None
         self._wl_ranges: tuple[Any, ...] | None = None
+        self._wl_span: int | None = None
         self._bounds: dict[str, tuple[float, float]] = {}
 
         # ---- controls ----------------------------------------------------------------------
@@ -404,6 +655,8 @@ class HeatmapPanel(Panel):
         self._dimension_ticks: dict[Any, Any] = {}
         _integer_ticks(self.heat_plot.getAxis("bottom"), self._position_ticks)
         _integer_ticks(self.heat_plot.getAxis("left"), self._dimension_ticks)
+        for side in ("bottom", "left"):
+            fast_draw_specs(self.heat_plot.getAxis(side))
         self.heat_vb: pg.ViewBox = self.heat_plot.getViewBox()
         self.heat_vb.disableAutoRange()
         self.image, self.colorbar = styled.heatmap(
@@ -420,7 +673,7 @@ class HeatmapPanel(Panel):
         b.add(self._style_image)
         self.pos_line = self._crosshair(self.heat_plot, 90, "Drag to choose the position p")
         self.dim_line = self._crosshair(self.heat_plot, 0, "Drag to choose the dimension j")
-        self.hover_label = ReadoutLabel("hover_formula", self, b, "title")
+        self.hover_label = KeptLabel("hover_formula", self, b, "title")
         self.formula_label = ReadoutLabel("heatmap_formula", self, b)
 
         # ---- encoding vector (shares the dimension axis) -----------------------------------
@@ -436,6 +689,7 @@ class HeatmapPanel(Panel):
             )
         )
         _integer_ticks(self.vector_plot.getAxis("left"), self._dimension_ticks)
+        fast_draw_specs(self.vector_plot.getAxis("left"))
         _share_specs(self.heat_plot.getAxis("left"), self.vector_plot.getAxis("left"))
         self.vector_plot.invertY(True)
         self.vector_plot.hideButtons()
@@ -467,12 +721,14 @@ class HeatmapPanel(Panel):
         )
         self.curve_plot.getAxis("bottom").tickStrings = _position_ticks
         _integer_ticks(self.curve_plot.getAxis("bottom"), self._position_ticks)
+        fast_draw_specs(self.curve_plot.getAxis("bottom"))
         _share_specs(self.heat_plot.getAxis("bottom"), self.curve_plot.getAxis("bottom"))
         self.curve_vb: pg.ViewBox = self.curve_plot.getViewBox()
         self.curve_vb.disableAutoRange()
         self.curve_plot.setXLink(self.heat_plot)
         self.partner_curve = styled.pixel_curve(b, self.curve_plot, "cos", "line")
         self.sel_curve = styled.pixel_curve(b, self.curve_plot, "sin", "thick")
+        _draw_directly(self.partner_curve, self.sel_curve)
         # integer samples: one item per function (fixed colour; the selected one on top), so
         # that a step from a sine to a cosine column recolours nothing
         self.samples = {
@@ -480,7 +736,7 @@ class HeatmapPanel(Panel):
         }
         self.curve_pos_line = self._crosshair(self.curve_plot, 90, "Drag to choose the position p")
         self.curve_markers = styled.markers(b, self.curve_plot, "ink", "huge")
-        self.curve_label = ReadoutLabel("dimension_readout", self, b)
+        self.curve_label = KeptLabel("dimension_readout", self, b)
 
         # ---- wavelengths -------------------------------------------------------------------
         self.wl_plot = styled.plot(
@@ -488,7 +744,12 @@ class HeatmapPanel(Panel):
             "pair i", "λ<sub>i</sub> (positions)", grid=False,
         )  # fmt: skip
         self.wl_plot.setLogMode(x=False, y=True)
+        # The room for the λ labels only grows: a range of two decades labels 20, 50, … (wider
+        # than 10², 10³, …), and shrinking back when it widens again re-laid the plot out
+        # (its title, axes and view resized, everything painted twice) in a dim or base drag.
+        self.wl_plot.getAxis("left").setStyle(autoReduceTextSpace=False)
         _integer_ticks(self.wl_plot.getAxis("bottom"))
+        fast_draw_specs(self.wl_plot.getAxis("bottom"))
         self.decade_lines = ViewGuides(
             b, self.wl_plot.getViewBox(), tuple(float(k) for k in range(9)), vertical=False
         )
@@ -499,8 +760,6 @@ class HeatmapPanel(Panel):
         self.wl_never = self._wl_curve("third")
         self.wl_full_dots = styled.markers(b, self.wl_plot, "accent", "dot")
         self.wl_never_dots = styled.markers(b, self.wl_plot, "third", "dot")
-        for dots in (self.wl_full_dots, self.wl_never_dots):  # the marker moves over them
-            dots.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         # a ring at (i, log10 λ_i): a bare marker item, not a PlotDataItem whose setData
         # rebuilds its scatter and log-transforms for one point
         self.wl_selected = Dots()
@@ -587,11 +846,15 @@ class HeatmapPanel(Panel):
     def _crosshair(self, plot: pg.PlotWidget, angle: int, tip: str) -> pg.InfiniteLine:
         line = styled.vline(self.book, plot, "ink", movable=True, tooltip=tip, angle=angle)
         line.setZValue(20)
-        _cache_line(line)
+        # not cached: a new range (every positions, dim or shown_dims step) would draw the
+        # line again into a pixmap the width of the view and blend it; drawn directly it is
+        # one dashed line, and a moved line repaints only its old and new strips anyway
         return line
 
     def _wl_curve(self, role: str) -> styled.PixelCurve:
-        return styled.pixel_curve(self.book, self.wl_plot, role, "bold")
+        item = styled.pixel_curve(self.book, self.wl_plot, role, "bold")
+        _draw_directly(item)
+        return item
 
     def _style_wl_selected(self, st: Style) -> None:
         self.wl_selected.set_style(st.marker("huge"), st.pen("ink", "thick"), QBrush())
@@ -644,14 +907,30 @@ class HeatmapPanel(Panel):
 
     def _apply_extent(self, positions: int, shown: int) -> None:
         vb = self.heat_vb
-        vb.setLimits(
-            xMin=-0.5, xMax=positions - 0.5, yMin=-0.5, yMax=shown - 0.5,
-            minXRange=min(4.0, float(positions)), minYRange=min(2.0, float(shown)),
-        )  # fmt: skip
-        vb.setRange(xRange=(-0.5, positions - 0.5), yRange=(-0.5, shown - 0.5), padding=0.0)
-        self.curve_vb.setXRange(-0.5, positions - 0.5, padding=0.0)
+        x, y = (-0.5, positions - 0.5), (-0.5, shown - 0.5)
+        (x0, x1), (y0, y1) = vb.viewRange()
+        # only the axes whose range really moves: a ``dim`` step leaves the positions (the
+        # heatmap's x, the linked curve plot) alone, a ``positions`` step the dimensions
+        new_x = x if (x0, x1) != x else None
+        new_y = y if (y0, y1) != y else None
+        if (positions, shown) != self._limits:  # setLimits re-checks the whole range
+            self._limits = (positions, shown)
+            vb.setLimits(
+                xMin=-0.5, xMax=positions - 0.5, yMin=-0.5, yMax=shown - 0.5,
+                minXRange=min(4.0, float(positions)), minYRange=min(2.0, float(shown)),
+            )  # fmt: skip
+        if new_x is not None or new_y is not None:
+            vb.setRange(xRange=new_x, yRange=new_y, padding=0.0)
+        if tuple(self.curve_vb.viewRange()[0]) != x:
+            self.curve_vb.setXRange(*x, padding=0.0)
         self._extent = (positions, shown)
-        _settle(vb, self.curve_vb, self.vector_plot.getViewBox())
+        # the new transforms now, not in the paint (which would then paint twice)
+        boxes = [vb] if new_x is not None or new_y is not None else []
+        if new_x is not None:
+            boxes.append(self.curve_vb)
+        if new_y is not None:
+            boxes.append(self.vector_plot.getViewBox())
+        _settle(*boxes)
 
     def view_state(self) -> dict[str, Any]:
         """The heatmap's zoom/pan: ``{"x_range": [x0, x1], "y_range": [y0, y1]}`` (floats)."""
@@ -1073,10 +1352,12 @@ class HeatmapPanel(Panel):
             self.wl_plot.setYRange(ranges[0], ranges[1], padding=0)
             self.wl_plot.setXRange(-0.5, pairs - 0.5, padding=0.02)
             _settle(self.wl_plot.getViewBox())
-        self.span_line.setVisible(span_ >= 1)
-        if span_ >= 1:
-            self.span_line.setValue(math.log10(span_))
-            self.span_line.label.setFormat(f"last position L−1 = {integer(span_)}")
+        if span_ != self._wl_span:  # a dim or base step leaves the line and its label alone
+            self._wl_span = span_
+            self.span_line.setVisible(span_ >= 1)
+            if span_ >= 1:
+                self.span_line.setValue(math.log10(span_))
+                self.span_line.label.setFormat(f"last position L−1 = {integer(span_)}")
         ctx.record("pair", i, "pair i")
         ctx.record("wavelength", lam, "λ_i = 2π/ω_i", "positions")
         ctx.record("span", span_, "last position L−1", "positions")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -694,3 +695,180 @@ def test_aligned_axes_share_their_drawing_specs(panel: HeatmapPanel) -> None:
         assert vec.generateDrawSpecs(painter) is left.generateDrawSpecs(painter)
     finally:
         painter.end()
+
+
+def _count_calls(obj: Any, name: str) -> list[tuple[Any, ...]]:
+    """Record the calls of ``obj.name`` (still calling it) and return the list of their args."""
+    calls: list[tuple[Any, ...]] = []
+    original = getattr(obj, name)
+
+    def wrapper(*args: Any, **kw: Any) -> Any:
+        calls.append((*args, *kw.items()))
+        return original(*args, **kw)
+
+    setattr(obj, name, wrapper)
+    return calls
+
+
+def test_a_new_extent_sets_only_the_ranges_that_move(panel: HeatmapPanel) -> None:
+    panel.refresh_now()
+    heat = _count_calls(panel.heat_vb, "setRange")
+    curve = _count_calls(panel.curve_vb, "setXRange")
+    limits = _count_calls(panel.heat_vb, "setLimits")
+    panel.state.set("dim", 256)  # the dimensions move, the positions do not
+    panel.refresh_now()
+    assert len(limits) == 1 and len(heat) == 1 and not curve
+    assert ("xRange", None) in heat[0] and ("yRange", (-0.5, 255.5)) in heat[0]
+    assert panel.heat_vb.viewRange() == [[-0.5, 99.5], [-0.5, 255.5]]
+    heat.clear()
+    panel.state.set("positions", 300)  # the positions move: the linked curve plot with them
+    panel.refresh_now()
+    assert len(heat) == 1 and ("yRange", None) in heat[0]
+    assert panel.curve_vb.viewRange()[0] == [-0.5, 299.5]
+    heat.clear()
+    limits.clear()
+    panel.state.set("shown_dims", 256)  # the same extent (256 of 256): nothing to set
+    panel.refresh_now()
+    assert not heat and not limits
+    panel.heat_vb.setRange(xRange=(10, 50), padding=0.0)  # a zoom...
+    panel.reset_view()  # ...reset: the x range moves back, the y range stays
+    assert panel.heat_vb.viewRange() == [[-0.5, 299.5], [-0.5, 255.5]]
+
+
+def test_a_shrinking_extent_paints_the_heatmap_once(panel: HeatmapPanel) -> None:
+    """Fewer columns clamp the old range to the new limits: the transform must still be applied
+    in the refresh, or the paint finds it stale and asks for a second paint."""
+    panel.state.set("dim", 512)
+    panel.refresh_now()
+    QApplication.processEvents()
+    QApplication.processEvents()
+    paints: list[int] = []
+    original = panel.heat_plot.paintEvent
+
+    def counted(ev: Any) -> None:
+        paints.append(1)
+        original(ev)
+
+    panel.heat_plot.paintEvent = counted  # type: ignore[method-assign]
+    for dim in (400, 300, 200):
+        paints.clear()
+        panel.state.set("dim", dim)
+        QApplication.processEvents()
+        QApplication.processEvents()
+        QApplication.processEvents()
+        assert len(paints) == 1, dim
+
+
+def test_the_span_line_is_set_only_when_the_span_changes(panel: HeatmapPanel) -> None:
+    panel.refresh_now()
+    values = _count_calls(panel.span_line, "setValue")
+    formats = _count_calls(panel.span_line.label, "setFormat")
+    for dim in (130, 200, 64):
+        panel.state.set("dim", dim)
+        panel.refresh_now()
+    panel.state.set("base", 500.0)
+    panel.refresh_now()
+    assert not values and not formats
+    panel.state.set("positions", 1000)
+    panel.refresh_now()
+    assert len(values) == len(formats) == 1
+    assert panel.span_line.label.format == "last position L−1 = " + integer(999)
+
+
+def _spec_tuple(specs: Any) -> Any:
+    def line(spec: Any) -> tuple[Any, ...]:
+        pen, p1, p2 = spec
+        return (pen.color().rgba(), pen.widthF(), p1.x(), p1.y(), p2.x(), p2.y())
+
+    axis_spec, ticks, texts = specs
+    return (
+        line(axis_spec),
+        [line(t) for t in ticks],
+        [(r.getRect(), int(f.value if hasattr(f, "value") else f), s) for r, f, s in texts],
+    )
+
+
+def test_fast_axis_specs_are_pyqtgraphs(panel: HeatmapPanel) -> None:
+    """The heatmap's position and dimension axes draw exactly what pyqtgraph would draw."""
+    from PySide6.QtGui import QPainter, QPicture
+
+    from posenc_gui.panels.heatmap import linear_tick_values
+
+    axes = [
+        panel.heat_plot.getAxis("bottom"), panel.heat_plot.getAxis("left"),
+        panel.vector_plot.getAxis("left"), panel.curve_plot.getAxis("bottom"),
+        panel.wl_plot.getAxis("bottom"),
+    ]  # fmt: skip
+    ranges = [(-0.5, 99.5), (-0.5, 127.5), (-0.5, 4095.5), (-0.5, 999_999.5), (3.2, 17.9),
+              (-0.5, 1.5), (120.25, 130.75), (-0.5, 29.5), (-0.5, 63.5 * 1.04)]  # fmt: skip
+    compared = 0
+    for axis in axes:
+        for lo, hi in ranges:
+            for size in (90.0, 373.0, 634.0, 1500.0):
+                assert linear_tick_values(axis, lo, hi, size) == pg.AxisItem.tickValues(
+                    axis, lo, hi, size
+                ), (axis.orientation, lo, hi, size)
+            axis.range = [lo, hi]
+            got = []
+            theirs = partial(pg.AxisItem.generateDrawSpecs, axis)
+            for draw in (theirs, axis.generateDrawSpecs):
+                text_room = (axis.textWidth, axis.textHeight)
+                picture = QPicture()
+                painter = QPainter(picture)
+                try:
+                    specs = draw(painter)
+                finally:
+                    painter.end()
+                got.append((_spec_tuple(specs), (axis.textWidth, axis.textHeight)))
+                axis.textWidth, axis.textHeight = text_room
+            assert got[0] == got[1], (axis.orientation, lo, hi)
+            compared += len(got[0][0][2])
+    assert compared > 100  # labels were compared, not only empty lists
+
+
+def test_wavelength_axis_keeps_its_room_for_labels(panel: HeatmapPanel) -> None:
+    """Two decades of λ label 20, 50, … (wider than the powers of ten): the room they took is
+    kept when the range widens again, so a base or dim drag does not re-lay the plot out."""
+    axis = panel.wl_plot.getAxis("left")
+    panel.state.set("base", 10.0)
+    panel.refresh_now()
+    panel.wl_plot.grab()
+    room = axis.textWidth
+    layouts = _count_calls(panel.wl_plot.getPlotItem(), "resizeEvent")
+    for base in (22_539.3, 1_000_000.0, 10_000.0, 50.0, 10.0, 3_000.0):
+        panel.state.set("base", base)
+        panel.refresh_now()
+        panel.wl_plot.grab()
+        assert axis.textWidth == room, base
+    assert not layouts
+
+
+def test_sine_and_cosine_columns_reuse_their_label_documents(panel: HeatmapPanel) -> None:
+    """Stepping between a sine and a cosine column changes the colours around the numbers:
+    each text's document is kept and edited in place, not parsed again."""
+    hover, curve = panel.hover_label, panel.curve_label
+    for j in (12, 13):  # each skeleton seen once
+        panel.state.set("dimension", j)
+        panel.refresh_now()
+    parsed = (hover.parsed, curve.parsed)
+    for j in (14, 15, 20, 21, 3):
+        panel.state.set("dimension", j)
+        panel.refresh_now()
+        hover.repaint()
+        curve.repaint()
+        fn = "sin" if j % 2 == 0 else "cos"
+        assert f"= {fn}(" in hover.accessibleDescription()
+        assert f"PE[p, {j}] = {fn}(p·ω" in curve.accessibleDescription()
+        assert hover._doc.toPlainText().count(f"PE[{panel.state.as_int('position')}, {j}]") == 1
+        assert f"PE[p, {j}] = {fn}" in curve._doc.toPlainText()
+    assert (hover.parsed, curve.parsed) == parsed and hover.reused == curve.reused == 4
+    # a style change drops the kept documents (their fonts and colours are the old ones)
+    assert hover._kept
+    try:
+        S.hub().set_style(S.Style(scale=1.25))
+        panel.refresh_now()
+        assert not hover._kept and not curve._kept
+        assert hover._doc.defaultFont().pointSizeF() == hover.font().pointSizeF()
+    finally:
+        S.hub().set_style(S.Style())
+        panel.refresh_now()
