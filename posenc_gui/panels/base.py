@@ -317,6 +317,23 @@ class Panel(QWidget):
     def _side_moved(self, *_: object) -> None:
         self._side_dragged = True  # the user's split wins from now on (until a style change)
 
+    def __del__(self) -> None:
+        """A panel nobody refers to any more is deleted at the next turn of the event loop.
+
+        A panel is part of reference cycles (its style book's callbacks refer to it), so the
+        garbage collector frees it — and Qt deletes its widgets — whenever a collection happens
+        to run: possibly inside a paint of one of its own plots (an allocation in an item's
+        ``paint``), which then goes on with deleted objects (a segfault). Kept alive here, it
+        is deleted from the event loop instead, between two events. (A panel inside the
+        window belongs to the tab widget and is deleted with it, never by the collector.)
+        """
+        try:
+            if shiboken6.isValid(self):
+                _unreferenced.append(self)
+                QTimer.singleShot(0, _delete_unreferenced)
+        except Exception:  # the interpreter is shutting down: nothing is painted any more
+            pass
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (
             event.type() == QEvent.Type.LayoutRequest
@@ -483,3 +500,15 @@ class Panel(QWidget):
 
 def _group_compute(group: Any) -> Callable[[Context], Any]:
     return lambda ctx: group(ctx.values)
+
+
+#: Panels the garbage collector found unreferenced, deleted at the next event-loop turn.
+_unreferenced: list[Panel] = []
+
+
+def _delete_unreferenced() -> None:
+    """Delete the panels collected since the last turn (see :meth:`Panel.__del__`)."""
+    while _unreferenced:
+        panel = _unreferenced.pop()
+        if shiboken6.isValid(panel):
+            shiboken6.delete(panel)

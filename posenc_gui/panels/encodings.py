@@ -112,8 +112,10 @@ class EncodingsPanel(Panel):
         self.heat_image, self.heat_bar = styled.heatmap(
             b, self.heat_plot, (-1.0, 1.0), "diverging", label="value P[p, j]"
         )
-        self.heat_image.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # the row
-        self.heat_bar.getAxis("right").setWidth(None)  # outline moves over it: a blit
+        # not cached: the image changes with every table (a cache would be drawn, then blitted);
+        # the row outline moving over it repaints only the strip it leaves and enters
+        self.heat_image.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+        self.heat_bar.getAxis("right").setWidth(None)
         self.heat_bar.getAxis("right").enableAutoSIPrefix(False)  # learned: ±0.1, not ×0.001
         styled.steady_axis(b, self.heat_plot.getAxis("left"), "500")
         self.heat_row = styled.curve(b, self.heat_plot, MARK_ROLE, "normal")
@@ -277,7 +279,7 @@ class EncodingsPanel(Panel):
                  "dot": ("dot_products", "P[i]·P[j]"),
                  "cosine": ("cosine", "cos(P[i], P[j])")}  # fmt: skip
         name, label = names[mode]
-        source = {"table": a.table, "dot": a.gram, "cosine": a.cosine}[mode]
+        source = a.table if mode == "table" else a.gram if mode == "dot" else a.cosine
         ctx.record(name, source.numpy(), label)
         ctx.record("levels", np.array(levels) * factor, "colour-bar range (in the data's units)")
 
@@ -312,7 +314,7 @@ class EncodingsPanel(Panel):
     # -- waves -------------------------------------------------------------------------------------
     def _wave_columns(self, a: Analysis) -> tuple[np.ndarray, float, float]:
         cols = a.table.numpy()[:, :WAVES]
-        lo, hi = _levels(a.key[0], float(a.table.min()), float(a.table.max()))
+        lo, hi = _levels(a.key[0], a.table_min, a.table_max)
         return cols, lo, hi
 
     def _refresh_waves(self, ctx: Context) -> None:
@@ -325,11 +327,12 @@ class EncodingsPanel(Panel):
             xs, ys, connect = _polylines(np.arange(n, dtype=float), bands.T)
             self.wave_lines.setData(xs, ys, connect=connect)
         name = "bit" if binary else "dim"
-        if self._changed("wave_axes", (n, w, name)):
+        if self._changed("wave_ticks", (w, name)):
             ticks = [(j + BAND / 2, f"{name} {j}") for j in range(w)]
             self.wave_plot.getAxis("left").setTicks([ticks, []])
-            pad = 0.01 * (n - 1)
-            styled.set_range(self.wave_plot, (-pad, n - 1 + pad), (-0.15, w - 1 + BAND + 0.15))
+        xrange, yrange = _positions_range(n), (-0.15, w - 1 + BAND + 0.15)
+        if self._changed("wave_range", (xrange, yrange)):
+            styled.set_range(self.wave_plot, xrange, yrange)
         d = a.key[2]
         what = (
             "bits, least significant first"
@@ -358,7 +361,7 @@ class EncodingsPanel(Panel):
         p, scheme = v.as_int("position"), v.as_str("scheme")
         shown = ", ".join(_component(scheme, x) for x in row[:SHOWN_COMPONENTS])
         more = (
-            f", … ({integer(row.size - SHOWN_COMPONENTS)} more)"
+            f", … ({live(integer(row.size - SHOWN_COMPONENTS))} more)"
             if row.size > SHOWN_COMPONENTS
             else ""
         )
@@ -412,9 +415,9 @@ class EncodingsPanel(Panel):
             ctx.record("product_max_by_distance", high, "max over i of P[i]·P[i+k]")
         if mode == "pairs":
             self._shown.pop("dot_band", None)
-        end = float(max(n - 1, 1))
-        if self._changed("dot_range", (mode, end, yrange)):
-            styled.set_range(self.dot_plot, (-0.01 * end, 1.01 * end), yrange)
+        xrange = _positions_range(n)
+        if self._changed("dot_range", (xrange, yrange)):
+            styled.set_range(self.dot_plot, xrange, yrange)
         self._set_labels(self.dot_plot, xlabel, f"P[i]·P[i+k]{_times(factor)}")
         styled.set_title(self.book, self.dot_plot, title)
         ctx.record("y_range", np.array(yrange) * factor, "y range drawn (the range of P·Pᵀ)")
@@ -481,9 +484,8 @@ class EncodingsPanel(Panel):
             self.share_curve.setData(i, share)
             if self._changed("half", True):
                 self.half_line.setValue(0.5)
-            end = float(max(share.size - 1, 1))
             yrange: tuple[float, float] = (-0.03, 1.03)
-            xrange = (-0.01 * end, 1.01 * end)
+            xrange = _positions_range(share.size)
             self._set_labels(self.mag_plot, "position i", "‖p‖² / (‖w‖² + ‖p‖²)")
             title = "The position's share of word + position"
             ctx.record("positions", i, "position i")
@@ -606,6 +608,7 @@ class EncodingsPanel(Panel):
 
 
 # -- helpers -------------------------------------------------------------------------------------
+#: Panels collected while nobody referred to them, deleted at the next event-loop turn.
 def _polylines(x: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One :class:`styled.PixelCurve` data set for the rows of ``ys`` over ``x``: the points
     one row after the other, no segment from the end of a row to the start of the next."""
@@ -660,6 +663,31 @@ def _product_scale(a: Analysis) -> tuple[float, tuple[float, float]]:
     return _range_of(float(a.offset_min.min()), float(a.offset_max.max()))
 
 
+#: Mantissas of the "nice" ends of an axis over the positions (1.2: no curve fills less than
+#: 80 % of its plot's width).
+NICE_ENDS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+
+
+def _nice_end(x: float) -> float:
+    """The smallest ``c·10^k >= x`` with ``c`` in :data:`NICE_ENDS` (1 for ``x <= 1``)."""
+    if x <= 1.0:
+        return 1.0
+    e = math.floor(math.log10(x))
+    for c in NICE_ENDS:
+        if x <= c * 10.0**e * (1 + 1e-12):
+            return c * 10.0**e
+    return 10.0 ** (e + 1)
+
+
+def _positions_range(n: int) -> tuple[float, float]:
+    """The x range of a plot over positions (or distances) ``0 … n−1``: from 0 to a "nice"
+    end at or above ``n − 1``, 1 % margin. A length step keeps the axis (and its drawing, kept
+    by the axis) for as long as ``n − 1`` stays under the same end; the curves end where the
+    table does."""
+    end = _nice_end(float(max(n - 1, 1)))
+    return (-0.01 * end, 1.01 * end)
+
+
 def _times(factor: float) -> str:
     if factor == 1.0:
         return ""
@@ -674,8 +702,8 @@ def _heat_image(a: Analysis, mode: str) -> tuple[np.ndarray, tuple[float, float]
         return cached  # type: ignore[no-any-return]
     scheme = a.key[0]
     if mode == "table":
-        lo, hi = float(a.table.min()), float(a.table.max())
-        out = (a.table.numpy().astype(np.float32), _levels(scheme, lo, hi), 1.0)
+        levels = _levels(scheme, a.table_min, a.table_max)
+        out = (a.table.numpy().astype(np.float32), levels, 1.0)
     elif mode == "cosine":
         out = (a.cosine.numpy().astype(np.float32), (-1.0, 1.0), 1.0)
     else:

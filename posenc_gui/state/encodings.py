@@ -38,6 +38,7 @@ contains ``dot``.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -106,12 +107,14 @@ def table_key(scheme: str, positions: int, dim: int, layout: str, seed: int) -> 
 
 @dataclass(frozen=True)
 class Analysis:
-    """One table and what every view and read-out takes from it (shared, read-only)."""
+    """One table and what every view and read-out takes from it (shared, read-only).
+
+    The ``L × L`` matrices (:attr:`gram`, :attr:`cosine`) are built only when asked for (the
+    heatmap of the dot products or of the cosines): every number read off them is computed
+    here already, from one ``P·Pᵀ`` built in a reused scratch buffer."""
 
     key: tuple[Any, ...]
     table: Tensor  # (L, d) float64
-    gram: Tensor  # (L, L): P·Pᵀ
-    cosine: Tensor  # (L, L): cosine similarity of the rows
     offset_mean: Tensor  # (L,): mean over i of P[i]·P[i+k], k = 0 … L−1
     offset_min: Tensor
     offset_max: Tensor
@@ -119,47 +122,142 @@ class Analysis:
     step: float  # largest ‖P[i+1] − P[i]‖
     extent: float  # largest ‖P[i] − P[j]‖
     change_with_length: float  # largest |P_L[i] − P_L'[i]|, i < 8, L' = 8 and 512
+    largest_product: float  # max |P·Pᵀ|
+    table_min: float
+    table_max: float
+    cosine_offsets: tuple[int, ...]  # the offsets of COSINE_OFFSETS that fit in the table
+    mean_cosine: Tensor  # mean of cos(P[i], P[i+k]) over i, for k in cosine_offsets
     #: Arrays a panel derives once per table (float32 images…), filled on first use.
     cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
+    @property
+    def gram(self) -> Tensor:
+        """``(L, L)``: ``P·Pᵀ`` (built on first use)."""
+        gram = self.cache.get("gram_matrix")
+        if gram is None:
+            gram = self.cache["gram_matrix"] = self.table @ self.table.T
+        return gram
 
-@lru_cache(maxsize=6)
+    @property
+    def cosine(self) -> Tensor:
+        """``(L, L)``: the cosine similarity of the rows (built on first use)."""
+        cos = self.cache.get("cosine_matrix")
+        if cos is None:
+            from posenc_gui.core.encodings import cosine_matrix
+
+            cos = self.cache["cosine_matrix"] = cosine_matrix(self.table, self.gram)
+        return cos
+
+
 def _analysis(key: tuple[Any, ...]) -> Analysis:
-    from posenc_gui.core.encodings import (
-        cosine_matrix,
-        distinct_rows,
-        encoding_table,
-        offset_stats,
-        step_and_extent,
-    )
+    from posenc_gui.core.encodings import distinct_rows, gram_summary
 
     scheme, n, d, layout, seed = key
-    table = encoding_table(scheme, n, d, layout=layout or "interleaved", seed=seed)
-    gram = table @ table.T
-    mean, lo, hi = offset_stats(gram)
-    step, extent = step_and_extent(table, gram)
-    # positions 0 … 7 in the tables of 8 and 512 positions (their first rows: cheap)
+    table = _table_of(scheme, n, d, layout, seed)
+    offsets = tuple(k for k in COSINE_OFFSETS if k < n)
+    g = gram_summary(table, offsets)
+    # positions 0 … 7 in the tables of 8 and 512 positions
     first = table[:MIN_POSITIONS]
-    change = max(
-        float((encoding_table(scheme, n_, d, layout=layout or "interleaved", seed=seed,
-                              rows=MIN_POSITIONS) - first).abs().max())
-        for n_ in (MIN_POSITIONS, MAX_POSITIONS)
-    )  # fmt: skip
+    change = max(float((rows - first).abs().max()) for rows in _first_rows(scheme, d, layout, seed))
     return Analysis(
-        key, table, gram, cosine_matrix(table, gram), mean, lo, hi, distinct_rows(table),
-        step, extent, change,
+        key, table, g.offset_mean, g.offset_min, g.offset_max, distinct_rows(table), g.step,
+        g.extent, change, g.largest, float(table.min()), float(table.max()), offsets,
+        g.cosine_means,
     )  # fmt: skip
+
+
+#: The longest table of the last few (scheme, dim, layout, seed), once a length changed.
+_longest: OrderedDict[tuple[Any, ...], Tensor] = OrderedDict()
+#: The length last built for each (scheme, dim, layout, seed).
+_lengths: OrderedDict[tuple[Any, ...], int] = OrderedDict()
+
+
+def _table_of(scheme: str, n: int, dim: int, layout: str, seed: int) -> Tensor:
+    """The ``n``-row table. For every scheme but ``normalized`` (``p/(L−1)`` moves with ``L``)
+    it is the first ``n`` rows of the :data:`MAX_POSITIONS`-row table (the core's contract):
+    once the length changes for one (scheme, dim, layout, seed), the longest table is built
+    and kept, and the next lengths are slices of it (read-only). A new dim or seed builds
+    only the rows it shows."""
+    from posenc_gui.core.encodings import encoding_table
+
+    layout = layout or "interleaved"
+    rest = (scheme, dim, layout, seed)
+    longest = _longest.get(rest)
+    if longest is None and scheme != "normalized" and _lengths.get(rest, n) != n:
+        longest = _longest[rest] = encoding_table(scheme, MAX_POSITIONS, dim, layout=layout,
+                                                  seed=seed)  # fmt: skip
+        while len(_longest) > 4:
+            _longest.popitem(last=False)
+    _lengths[rest] = n
+    _lengths.move_to_end(rest)
+    while len(_lengths) > 16:
+        _lengths.popitem(last=False)
+    if longest is not None:
+        _longest.move_to_end(rest)
+        return longest[:n]
+    return encoding_table(scheme, n, dim, layout=layout, seed=seed)
+
+
+@lru_cache(maxsize=8)
+def _first_rows(scheme: str, dim: int, layout: str, seed: int) -> tuple[Tensor, Tensor]:
+    """Rows 0 … 7 of the tables of :data:`MIN_POSITIONS` and :data:`MAX_POSITIONS` positions
+    (the same for every length ``L`` in between: a length step builds no other table)."""
+    from posenc_gui.core.encodings import encoding_table
+
+    def rows(n: int) -> Tensor:
+        return encoding_table(scheme, n, dim, layout=layout or "interleaved", seed=seed,
+                              rows=MIN_POSITIONS)  # fmt: skip
+
+    return rows(MIN_POSITIONS), rows(MAX_POSITIONS)
+
+
+#: Analyses kept for states shown again (a slider dragged back over the lengths it came
+#: from): the most recent first, within this many bytes of tensors and arrays.
+ANALYSES_KEPT_BYTES = 48 << 20
+ANALYSES_KEPT = 32
+_analyses: OrderedDict[tuple[Any, ...], Analysis] = OrderedDict()
+
+
+def _nbytes(x: Any) -> int:
+    """Bytes of the tensors and arrays in ``x`` (nested in tuples, lists and dicts)."""
+    if isinstance(x, (tuple, list)):
+        return sum(_nbytes(y) for y in x)
+    if isinstance(x, dict):
+        return sum(_nbytes(y) for y in x.values())
+    nbytes = getattr(x, "nbytes", None)  # numpy arrays and torch tensors
+    return nbytes if isinstance(nbytes, int) else 0
+
+
+def analysis_size(a: Analysis) -> int:
+    """Bytes an :class:`Analysis` holds, with what was derived from it since (its cache)."""
+    tensors = (a.table, a.offset_mean, a.offset_min, a.offset_max, a.mean_cosine)
+    return sum(t.nbytes for t in tensors) + _nbytes(a.cache)
 
 
 def analysis_of(v: Mapping[str, Value]) -> Analysis:
     """The table of the table inputs in ``v`` and what is computed from it (cached: every
-    group and view of one state, and states that differ only in an unused input, share it)."""
-    return _analysis(
-        table_key(
-            str(v["scheme"]), int(v["positions"]), int(v["dim"]), str(v["layout"]),
-            int(v["seed"]),
-        )
-    )  # fmt: skip
+    group and view of one state, states that differ only in an unused input, and states
+    shown again a little later share it)."""
+    key = table_key(
+        str(v["scheme"]), int(v["positions"]), int(v["dim"]), str(v["layout"]), int(v["seed"])
+    )
+    a = _analyses.get(key)
+    if a is not None:
+        _analyses.move_to_end(key)
+        return a
+    a = _analyses[key] = _analysis(key)
+    # forget the oldest beyond the budget (their lazily derived matrices counted); the two
+    # newest stay whatever their size
+    total = sum(analysis_size(x) for x in _analyses.values())
+    while len(_analyses) > 2 and (total > ANALYSES_KEPT_BYTES or len(_analyses) > ANALYSES_KEPT):
+        _, old = _analyses.popitem(last=False)
+        total -= analysis_size(old)
+    return a
+
+
+def forget_analyses() -> None:
+    """Drop every kept :class:`Analysis` (tests, memory measurements)."""
+    _analyses.clear()
 
 
 @lru_cache(maxsize=4)
@@ -180,9 +278,9 @@ def _table(v: Inputs) -> dict[str, Any]:
     """The table's shape and range, and the scheme's verdicts computed from it."""
     a = analysis_of(v)
     n, d = a.table.shape
-    low, high = float(a.table.min()), float(a.table.max())
+    low, high = a.table_min, a.table_max
     spreads = a.offset_max - a.offset_min
-    scale = float(a.gram.abs().max())
+    scale = a.largest_product
     worst = int(spreads.argmax())
     share = a.step / a.extent if a.extent > 0 else 0.0
     return {
@@ -229,7 +327,7 @@ def _dot(v: Inputs) -> dict[str, Any]:
     a = analysis_of(v)
     dots = dot_at_distance(a.table, v.as_int("distance"))
     low, high = float(dots.min()), float(dots.max())
-    scale = float(a.gram.abs().max())
+    scale = a.largest_product
     return {
         "dot_at_distance": dots.tolist(),
         "dot_min": low,
@@ -262,13 +360,11 @@ def _pairs(v: Inputs) -> dict[str, Any]:
 def _similarity(v: Inputs) -> dict[str, Any]:
     """Mean cosine similarity and dot product of ``P[i]`` and ``P[i+k]`` at the offsets that fit
     in the table."""
-    from posenc_gui.core import mean_by_offset
-
     a = analysis_of(v)
-    offsets = [k for k in COSINE_OFFSETS if k < a.table.shape[0]]
+    offsets = list(a.cosine_offsets)
     return {
         "cosine_offsets": offsets,
-        "mean_cosine_at_offsets": mean_by_offset(a.cosine, offsets).tolist(),
+        "mean_cosine_at_offsets": a.mean_cosine.tolist(),
         "mean_product_at_offsets": [float(a.offset_mean[k]) for k in offsets],
     }
 
@@ -279,8 +375,9 @@ def _sum(v: Inputs) -> dict[str, Any]:
 
     p = analysis_of(v).table
     n, d = p.shape
-    w = word_embeddings(n, d, v.as_int("seed"))
-    share = position_share(p, w)
+    words, words_sq = _word_rows(d, v.as_int("seed"))
+    w = words[:n]
+    share = position_share(p, w, words_sq=words_sq[:n])
     e = w + p
     return {
         "position_share": share.tolist(),
@@ -291,6 +388,14 @@ def _sum(v: Inputs) -> dict[str, Any]:
         "position_rms": float(p.square().mean().sqrt()),
         "sum_rms": float(e.square().mean().sqrt()),
     }
+
+
+@lru_cache(maxsize=4)
+def _word_rows(dim: int, seed: int) -> tuple[Tensor, Tensor]:
+    """The words of every position at ``(dim, seed)`` (contiguous: the first ``L`` rows are
+    the words of ``L`` positions) and each word's ``‖w_i‖²``: a length step reuses both."""
+    w = word_embeddings(MAX_POSITIONS, dim, seed).contiguous()
+    return w, (w * w).sum(dim=-1)
 
 
 @lru_cache(maxsize=8)

@@ -185,3 +185,78 @@ def test_position_share_closed_form() -> None:
     assert position_share(torch.zeros(2, 2), torch.zeros(2, 2)).tolist() == [0.0, 0.0]
     with pytest.raises(ValueError, match="one shape"):
         position_share(p, w[:3])
+
+
+# -- cheaper paths give the same numbers -------------------------------------------------------
+def _tables() -> list[torch.Tensor]:
+    gen = torch.Generator().manual_seed(4)
+    out = [
+        encoding_table(s, n, d, seed=2)
+        for s in ENCODING_SCHEMES
+        for n, d in ((1, 2), (2, 4), (9, 6), (64, 8), (130, 16))
+    ]
+    rand = torch.randn(50, 7, generator=gen, dtype=torch.float64)
+    rand[::3] = rand[0]  # repeated rows
+    out += [rand, rand.round(), torch.randn(1100, 3, generator=gen, dtype=torch.float64)]
+    return out
+
+
+def test_gram_summary_is_what_the_functions_compute_from_the_gram_matrix() -> None:
+    from posenc_gui.core.encodings import (
+        cosine_by_offset,
+        gram_summary,
+        offset_stats,
+        step_and_extent,
+    )
+
+    for t in _tables():  # 1100 rows: larger than the kept scratch buffer
+        g = t @ t.T
+        ks = [k for k in (0, 1, 4, 16, 32) if k < t.shape[0]]
+        s = gram_summary(t, ks)
+        mean, lo, hi = offset_stats(g)
+        assert torch.equal(s.offset_mean, mean) and torch.equal(s.offset_min, lo)
+        assert torch.equal(s.offset_max, hi)
+        assert s.largest == float(g.abs().max())
+        assert (s.step, s.extent) == step_and_extent(t, g)
+        assert torch.equal(s.cosine_means, cosine_by_offset(g, ks))
+
+
+def test_offset_stats_reuse_their_scratch_buffer_without_leftovers() -> None:
+    from posenc_gui.core.encodings import offset_stats
+
+    big = torch.full((300, 300), 7.0, dtype=torch.float64)
+    offset_stats(big)
+    small = torch.arange(9.0, dtype=torch.float64).reshape(3, 3)
+    mean, lo, hi = offset_stats(small)  # the buffer still holds the 7s past the small matrix
+    assert mean.tolist() == [4.0, 3.0, 2.0] and lo.tolist() == [0.0, 1.0, 2.0]
+    assert hi.tolist() == [8.0, 5.0, 2.0]
+
+
+def test_cosine_by_offset_is_the_mean_of_the_cosine_diagonals() -> None:
+    from posenc_gui.core.encodings import cosine_by_offset, cosine_matrix
+
+    for t in _tables():
+        g = t @ t.T
+        ks = [k for k in (0, 1, 4, 16, 32) if k < t.shape[0]]
+        expected = mean_by_offset(cosine_matrix(t, g), ks)
+        assert torch.allclose(cosine_by_offset(g, ks), expected, rtol=1e-14, atol=1e-15)
+    with pytest.raises(ValueError, match="offset must be an integer from 0 to 2"):
+        cosine_by_offset(torch.eye(3, dtype=torch.float64), [3])
+
+
+def test_distinct_rows_fast_test_agrees_with_unique() -> None:
+    for t in _tables():
+        assert distinct_rows(t) == int(torch.unique(t, dim=0).shape[0])
+    # rows one rounding error apart are different rows (the fast test defers to the count)
+    t = torch.ones(4, 3, dtype=torch.float64)
+    t[1, 2] = math.nextafter(1.0, 2.0)
+    t[2, 0] = math.nextafter(1.0, 0.0)
+    assert distinct_rows(t) == 3
+
+
+def test_learned_tables_slice_one_cached_draw_without_sharing_it() -> None:
+    a = encoding_table("learned", 16, 4, seed=9)
+    a += 1.0  # the caller's copy
+    b = encoding_table("learned", 16, 4, seed=9)
+    assert not torch.equal(a, b)
+    assert torch.equal(b, encoding_table("learned", 512, 4, seed=9)[:16])

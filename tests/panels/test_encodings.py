@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from posenc_gui.core import binary_encoding, sinusoidal_encoding
 from posenc_gui.panels.encodings import PANEL, EncodingsPanel
 from posenc_gui.state import ParamState
+from posenc_gui.state.encodings import WAVES
 from posenc_gui.widgets.styled import strip_tags
 
 SIZE = (1600, 1000)
@@ -33,6 +34,47 @@ def shown(qtbot: QtBot, **values: object) -> EncodingsPanel:
 
 def text(label: object) -> str:
     return strip_tags(label.text())  # type: ignore[attr-defined]
+
+
+# -- lifetime ------------------------------------------------------------------------------------
+def test_a_panel_without_a_reference_is_collected_safely(qtbot: QtBot) -> None:
+    """pytest-qt keeps only a weak reference: the panel is collected whenever the garbage
+    collector runs (it is part of reference cycles), possibly inside a later paint of its own
+    plots. It used to crash there (test_alibi.py then this file); now nothing may crash."""
+    p = PANEL(ParamState(PANEL.model))  # type: ignore[arg-type]
+    qtbot.addWidget(p)
+    p.resize(*SIZE)
+    p.show()
+    p.state.set("positions", 200)
+
+
+def test_an_unreferenced_panel_is_deleted_between_two_events() -> None:
+    """The collector only hands an unreferenced panel over (``Panel.__del__``); Qt deletes it
+    at the next turn of the event loop, never inside a paint."""
+    import gc
+
+    import shiboken6
+
+    p = PANEL(ParamState(PANEL.model))  # type: ignore[arg-type]
+    p.resize(*SIZE)
+    p.show()
+    QApplication.processEvents()
+    plot = p.heat_plot
+    del p
+    gc.collect()  # as if inside a paint: the widgets must survive the collection…
+    assert shiboken6.isValid(plot)
+    QApplication.processEvents()  # …and go at the next turn of the event loop
+    assert not shiboken6.isValid(plot)
+
+
+def test_the_next_event_loop_turn_after_a_collected_panel(qtbot: QtBot) -> None:
+    import gc
+
+    for _ in range(3):
+        QApplication.processEvents()
+        gc.collect()
+    panel = shown(qtbot, positions=64)
+    assert panel.data()["waves"]["waves"].values.shape == (WAVES, 64)
 
 
 # -- state -> plots and labels ---------------------------------------------------------------
@@ -344,3 +386,56 @@ def test_readouts_edit_their_numbers_in_place(qtbot: QtBot) -> None:
     assert (panel.dot_label.parsed, panel.pairs_label.parsed, panel.vector_label.parsed) == parsed
     assert panel.dot_label.edited >= 3 and panel.pairs_label.edited >= 4
     assert panel.vector_label.edited >= 2
+
+
+# -- what keeps a step cheap -----------------------------------------------------------------
+def _x_range(plot: object) -> tuple[float, float]:
+    (x0, x1), _ = plot.getPlotItem().getViewBox().viewRange()  # type: ignore[attr-defined]
+    return x0, x1
+
+
+def test_plots_over_the_positions_keep_a_nice_x_range(qtbot: QtBot) -> None:
+    """The x axis over the positions ends at a "nice" number at or above L − 1: a length step
+    within it changes neither the range nor the axis' drawing; the curves end with the table."""
+    panel = shown(qtbot, positions=128)
+    plots = (panel.wave_plot, panel.dot_plot, panel.mag_plot)
+    before = [_x_range(p) for p in plots]
+    assert all(r == pytest.approx((-1.5, 151.5)) for r in before)  # 127 → 150, 1 % margin
+    pictures = [p.getAxis("bottom").picture for p in plots]
+    heat_y = panel.heat_plot.getPlotItem().getViewBox().viewRange()[1]
+    panel.state.set("positions", 140)
+    panel.refresh_now()
+    QApplication.processEvents()
+    assert [_x_range(p) for p in plots] == before
+    assert [p.getAxis("bottom").picture for p in plots] == pictures  # not drawn again
+    xs, _ = panel.share_curve.getData()
+    assert xs[-1] == 139.0
+    # the heatmap's image fills its plot: its y range follows L exactly
+    assert panel.heat_plot.getPlotItem().getViewBox().viewRange()[1] != heat_y
+    assert panel.heat_plot.getPlotItem().getViewBox().viewRange()[1] == pytest.approx([0, 140])
+    panel.state.set("positions", 160)
+    panel.refresh_now()
+    assert all(_x_range(p) == pytest.approx((-2.0, 202.0)) for p in plots)
+
+
+def test_a_table_step_builds_no_square_matrix_and_edits_read_outs_in_place(
+    qtbot: QtBot,
+) -> None:
+    from PySide6.QtWidgets import QGraphicsItem
+
+    from posenc_gui.state.encodings import analysis_of
+
+    panel = shown(qtbot, scheme="sinusoidal", dim=64)
+    # the image changes with every table: drawn directly, not into a cache first
+    assert panel.heat_image.cacheMode() == QGraphicsItem.CacheMode.NoCache
+    labels = (panel.vector_label, panel.verdict_label, panel.similarity_label, panel.dot_label)
+    parsed = [w.parsed for w in labels]
+    for d in (66, 68, 70):
+        panel.state.set("dim", d)
+        panel.refresh_now()
+    assert [w.parsed for w in labels] == parsed  # "… (62 more)", verdicts: edited in place
+    a = analysis_of(panel.state.values())
+    assert "gram_matrix" not in a.cache and "cosine_matrix" not in a.cache
+    panel.state.set("heatmap", "cosine")
+    panel.refresh_now()
+    assert "cosine_matrix" in a.cache  # built for the heatmap that shows it

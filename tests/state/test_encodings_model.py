@@ -212,3 +212,56 @@ def test_schemes_are_the_cores() -> None:
 
     assert SCHEMES == ENCODING_SCHEMES
     assert MAX_POSITIONS <= LEARNED_ROWS
+
+
+# -- the shared analysis -------------------------------------------------------------------------
+def test_the_square_matrices_are_built_only_when_asked_for() -> None:
+    import torch
+
+    from posenc_gui.core.encodings import cosine_matrix, mean_by_offset
+    from posenc_gui.state.encodings import analysis_of, forget_analyses
+
+    forget_analyses()
+    a = analysis_of(MODEL.resolve({"positions": 100, "dim": 16}))
+    readouts(positions=100, dim=16)  # every read-out group
+    assert "gram_matrix" not in a.cache and "cosine_matrix" not in a.cache
+    t = a.table
+    assert torch.equal(a.gram, t @ t.T)
+    assert torch.equal(a.cosine, cosine_matrix(t, t @ t.T))
+    expected = mean_by_offset(a.cosine, list(a.cosine_offsets))
+    assert torch.allclose(a.mean_cosine, expected, rtol=1e-14, atol=1e-15)
+
+
+def test_analyses_are_kept_for_states_shown_again_within_a_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from posenc_gui.state import encodings as enc
+
+    enc.forget_analyses()
+    first = enc.analysis_of(MODEL.resolve({"positions": 64}))
+    enc.analysis_of(MODEL.resolve({"positions": 65}))
+    assert enc.analysis_of(MODEL.resolve({"positions": 64})) is first  # shown again: kept
+    assert enc.analysis_of(MODEL.resolve({"positions": 64, "seed": 5})) is first  # unused seed
+    monkeypatch.setattr(enc, "ANALYSES_KEPT_BYTES", 1)
+    for n in (70, 71, 72):
+        enc.analysis_of(MODEL.resolve({"positions": n}))
+    assert len(enc._analyses) == 2  # the two newest, whatever their size
+    assert enc.analysis_of(MODEL.resolve({"positions": 64})) is not first
+    enc.forget_analyses()
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_the_analysed_table_is_the_tables_builder_s(scheme: str) -> None:
+    """Tables of L positions are sliced from the longest one (all schemes but normalized):
+    exactly the table ``encoding_table`` builds for L."""
+    import torch
+
+    from posenc_gui.core.encodings import encoding_table
+    from posenc_gui.state.encodings import analysis_of
+
+    for n, d in ((8, 2), (100, 6), (512, 16), (512, 6), (37, 6), (100, 6)):  # slices
+        v = MODEL.resolve({"scheme": scheme, "positions": n, "dim": d, "seed": 3,
+                           "layout": "concat"})  # fmt: skip
+        layout = "concat" if scheme == "sinusoidal" else "interleaved"
+        expected = encoding_table(scheme, n, d, layout=layout, seed=3)
+        assert torch.equal(analysis_of(v).table, expected)
