@@ -847,7 +847,8 @@ def _vertical_lines(
     p: QPainter, t: QTransform, xs: Sequence[float], top: float, bottom: float, color: QColor
 ) -> None:
     """1-px vertical lines at ``xs`` from ``top`` to ``bottom`` (item coordinates, ``t`` the
-    painter's upright device transform), all in one go.
+    painter's upright world transform, ``p.transform()``: drawn after ``resetTransform()``,
+    which keeps the painter's own device offset — a view's, or a cache pixmap's), all at once.
 
     Qt's raster engine fills a 1-px-wide translucent rectangle one scan line at a time (24 grid
     lines 400 px high: ~1.8 ms); the same pixels as one row image with a pixel per line,
@@ -947,7 +948,7 @@ def fast_axis_lines(axis: pg.AxisItem) -> None:
                 p.setPen(pen)
                 p.drawLine(p1, p2)
         for (rgba, top, bottom), xs in columns.items():
-            _vertical_lines(p, t, xs, top, bottom, QColor.fromRgba(rgba))
+            _vertical_lines(p, p.transform(), xs, top, bottom, QColor.fromRgba(rgba))
         p.setRenderHint(QPainter.RenderHint.Antialiasing, antialias)
         axis.picture.play(p)
 

@@ -9,7 +9,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QImage, QPainter, QPicture, QTransform
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QGraphicsItem, QWidget
 from pytestqt.qtbot import QtBot
 
 from posenc_gui.panels import get_panel
@@ -126,7 +126,31 @@ def test_vertical_grid_lines_cover_the_pixels_of_their_rectangles(seed: int) -> 
             for x in xs:
                 painter.fillRect(QRectF(x - px / 2, top - py / 2, px, bottom - top + py), colour)
         else:
-            styled._vertical_lines(painter, painter.deviceTransform(), xs, top, bottom, colour)
+            styled._vertical_lines(painter, painter.transform(), xs, top, bottom, colour)
         painter.end()
         images.append(image)
     assert images[0] == images[1]
+
+
+def test_an_axis_draws_the_same_cached_or_not(qtbot: QtBot) -> None:
+    """The grid lines (row images drawn after resetting the transform) land on the same pixels
+    whether the axis paints into its cache pixmap or straight into the view."""
+    book = style_mod.StyleBook(style_mod.Style())
+    window = QWidget()  # inside a window, off its corner, as in a panel
+    qtbot.addWidget(window)
+    window.resize(560, 400)
+    plot = styled.plot(book, window, "grid_plot", "t", "position", "value")
+    plot.setGeometry(37, 23, 500, 350)
+    window.show()
+    qtbot.waitExposed(window)
+    styled.set_range(plot, (0.0, 100.0), (-1.0, 1.0))
+    axes = [plot.getAxis("bottom"), plot.getAxis("left")]
+    assert all(a.grid is not False for a in axes)  # the house plot has grid lines
+    for axis in axes:
+        axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    cached = _pixels(window)  # the window's pixels: the plot painted at its offset
+    for axis in axes:
+        axis.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+        axis.picture = None
+        axis.update()
+    np.testing.assert_array_equal(_pixels(window), cached)
