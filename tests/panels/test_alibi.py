@@ -64,8 +64,9 @@ def test_every_head_against_distance(qtbot: QtBot) -> None:
     )
     r = np.arange(50.0)
     np.testing.assert_allclose(data["bias_lines"]["bias_by_head"].values, -slopes[:, None] * r)
-    xs, _ = panel.other_lines.getData()
-    assert np.count_nonzero(np.isnan(xs)) == 20  # one segment per head
+    xs, ys = panel.other_lines.getData()
+    assert panel.other_lines.opts["connect"] == "pairs"  # one segment per head
+    assert xs.size == 40 and ys[1::2] == pytest.approx(-slopes * 49)
     np.testing.assert_allclose(data["bias_highlight"]["head_bias"].values, -(2.0**-0.25) * r)
     _, hy = panel.head_line.getData()
     assert hy[-1] == pytest.approx(-(2.0**-0.25) * 49)
@@ -259,3 +260,78 @@ def test_slopes_are_laid_out_with_tab_stops_not_a_table(qtbot: QtBot) -> None:
     assert "Slopes of the 4 heads" in strip_tags(panel.slopes_label.text())
     narrow = panel.slopes_label._doc.begin().blockFormat().tabPositions()
     assert narrow[-1].position < tabs[-1].position
+
+
+def test_slopes_room_is_reserved_in_steps_of_rows(qtbot: QtBot) -> None:
+    """A heads step that adds a row or two keeps the slopes' size (the side column is not laid
+    out again); one past the reserved rows grows it once. Counts shown again reuse their
+    document (neither parsed nor laid out)."""
+    panel = shown(qtbot, heads=12)  # 6 rows: room for 8
+    label = panel.slopes_label
+    grown, height, parsed = label.grown, label.minimumHeight(), label.parsed
+    for heads in (13, 14, 15, 16):  # 7 and 8 rows
+        panel.state.set("heads", heads)
+        panel.refresh_now()
+    assert (label.grown, label.minimumHeight()) == (grown, height)
+    assert "Slopes of the 16 heads" in strip_tags(label.text())
+    panel.state.set("heads", 17)  # 9 rows: room for 16
+    panel.refresh_now()
+    assert label.grown == grown + 1 and label.minimumHeight() > height
+    parsed = label.parsed
+    reused = label.reused
+    for heads in (12, 16, 17):
+        panel.state.set("heads", heads)
+        panel.refresh_now()
+    assert label.parsed == parsed and label.reused == reused + 3
+    assert "Slopes of the 17 heads" in strip_tags(label.text())
+    assert label.accessibleDescription() == strip_tags(label.text())
+    # the rule too: a text shown before is swapped in, its sizes kept with it
+    rule = panel.rule_label
+    parsed = rule.parsed
+    for heads in (12, 17, 12):
+        panel.state.set("heads", heads)
+        panel.refresh_now()
+    assert rule.parsed == parsed
+    assert "n = 12 is not a power of two" in strip_tags(rule.text())
+    assert rule.heightForWidth(rule.width()) > 0
+
+
+def test_plots_paint_lines_directly_texts_and_axes_from_pixels(qtbot: QtBot) -> None:
+    """Lines that most steps change are not cached (a new pixmap per change costs more than the
+    paint); axes and titles are (rarely changed, painted at every repaint); the bias matrix is
+    kept in 32-bit colour once rendered (no conversion of an indexed image at every paint)."""
+    from PySide6.QtGui import QImage
+    from PySide6.QtWidgets import QGraphicsItem, QGraphicsTextItem
+
+    panel = shown(qtbot)
+    panel.grab()
+    cached = QGraphicsItem.CacheMode.DeviceCoordinateCache
+    lines = ("other_lines", "head_line", "plain_curve", "biased_curve", "rope_curve",
+             "rope_sampled", "alibi_line")  # fmt: skip
+    for name in lines:  # all set by the first refresh: drawn directly
+        assert getattr(panel, name).cacheMode() == QGraphicsItem.CacheMode.NoCache, name
+    panel.state.set("head", 3)  # the head's lines change; the other heads' and RoPE's stay
+    panel.refresh_now()
+    kept = {name for name in lines if getattr(panel, name).cacheMode() == cached}
+    assert kept == {"other_lines", "rope_curve", "rope_sampled"}
+    panel.state.set("positions", 100)  # every line changes
+    panel.refresh_now()
+    assert all(getattr(panel, n).cacheMode() == QGraphicsItem.CacheMode.NoCache for n in lines)
+    for plot in (panel.heat_plot, panel.bias_plot, panel.att_plot, panel.cmp_plot):
+        item = plot.getPlotItem()
+        assert item.getAxis("left").cacheMode() == cached
+        assert item.getAxis("bottom").cacheMode() == cached
+        assert item.titleLabel.item.cacheMode() == cached
+        assert isinstance(item.titleLabel.item, QGraphicsTextItem)
+    assert panel.heat_image.qimage.format() == QImage.Format.Format_RGB32
+    panel.state.update({"head": 2, "positions": 64})  # a new slope: rendered again, in colour
+    panel.refresh_now()
+    panel.grab()
+    assert panel.heat_image.qimage.format() == QImage.Format.Format_RGB32
+    m = 0.25  # head 2 of 12 heads: 2^(−8·2/8)
+    lut = panel.heat_image.lut
+    low, high = panel.heat_bar.levels()
+    # the colour of cell (i, j) = (40, 0) is the colour map's at −40·m within the levels
+    index = round((-40 * m - low) / (high - low) * (len(lut) - 1))
+    colour = panel.heat_image.qimage.pixelColor(0, 40)
+    assert (colour.red(), colour.green(), colour.blue()) == tuple(int(c) for c in lut[index])

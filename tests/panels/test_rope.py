@@ -765,7 +765,9 @@ def test_panel_score_ranges_equal_the_core_reference(
 
 def test_circle_lines_are_bare_curves(panel: RopePanel) -> None:
     """The lines m, n and the pair move are bare PlotCurveItems (no PlotDataItem bookkeeping)
-    without a pixel cache; the dotted circles stay styled (cached) PlotDataItems."""
+    without a pixel cache; the dotted circles stay styled PlotDataItems. The circles and the
+    distance curves keep their pixels while a step leaves them alone (markers move over them)
+    and are drawn directly by a step that changes them."""
     from PySide6.QtWidgets import QGraphicsItem
 
     for name in ("q_arc", "k_arc", "between_arc", "q_before", "k_before", "q_after", "k_after"):
@@ -776,12 +778,23 @@ def test_circle_lines_are_bare_curves(panel: RopePanel) -> None:
         assert isinstance(getattr(panel, name), pg.PlotDataItem), name
     assert panel.q_before.opts["connect"] == "finite"
     assert type(panel.diagonal_line) is pg.PlotCurveItem
-    # the distance curves: house PixelCurves (cached pixels, segments drawn untransformed)
-    for name in ("score_curve", "qk_curve", "score_band", "qk_band", "abs_curve",
-                 "abs_qk_curve", "bound_curve"):  # fmt: skip
-        item = getattr(panel, name)
-        assert type(item) is styled.PixelCurve, name
-        assert item.cacheMode() == QGraphicsItem.CacheMode.DeviceCoordinateCache, name
+    # the distance curves: house PixelCurves (segments drawn untransformed)
+    curves = ("score_curve", "qk_curve", "score_band", "qk_band", "abs_curve", "abs_qk_curve",
+              "bound_curve")  # fmt: skip
+    for name in curves:
+        assert type(getattr(panel, name)) is styled.PixelCurve, name
+    # their pixels are kept while the markers move over them (m, n)...
+    panel.state.set("m", panel.state.as_int("m") + 1)
+    panel.refresh_now()
+    for name in curves:
+        assert getattr(panel, name).cacheMode() == QGraphicsItem.CacheMode.DeviceCoordinateCache
+    # ... and not rendered into a new pixmap by a step that changes them (those shown)
+    panel.state.set("seed", panel.state.as_int("seed") + 1)
+    panel.refresh_now()
+    for name in curves:
+        if getattr(panel, name).isVisible():
+            assert getattr(panel, name).cacheMode() == QGraphicsItem.CacheMode.NoCache, name
+    assert panel.q_circle.curve.cacheMode() == QGraphicsItem.CacheMode.NoCache
     panel.state.set("range_max", 100_000)
     panel.refresh_now()
     assert panel.score_band.opts["connect"] == "pairs" and not panel.score_band.opts["antialias"]
@@ -879,3 +892,19 @@ def test_a_seed_dragged_back_reuses_its_curves(
     assert len(calls) == 1
     for name, values in first.items():
         assert np.array_equal(again[name].values, values), name
+
+
+def test_matrix_in_colour_titles_from_pixels(shown: RopePanel) -> None:
+    """The score matrix is kept in 32-bit colour once rendered (Qt would convert the indexed
+    image at every paint); titles and axis labels paint from their pixels, the notes that move
+    with the circle (``pg.TextItem``) do not (each move would render a new pixmap)."""
+    from PySide6.QtGui import QImage
+    from PySide6.QtWidgets import QGraphicsItem
+
+    shown.grab()
+    assert shown.matrix_image.qimage.format() == QImage.Format.Format_RGB32
+    cached = QGraphicsItem.CacheMode.DeviceCoordinateCache
+    for plot in (shown.circle_plot, shown.curve_plot, shown.decay_plot, shown.matrix_plot):
+        assert plot.getPlotItem().titleLabel.item.cacheMode() == cached
+    for text in shown.tip_texts.values():
+        assert text.textItem.cacheMode() == QGraphicsItem.CacheMode.NoCache
