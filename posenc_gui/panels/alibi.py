@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from decimal import Decimal
 from functools import lru_cache
 
@@ -31,7 +31,6 @@ import pyqtgraph as pg
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
-    QImage,
     QPainter,
     QPaintEvent,
     QPalette,
@@ -43,9 +42,7 @@ from PySide6.QtGui import (
     QTextOption,
 )
 from PySide6.QtWidgets import (
-    QGraphicsItem,
     QGraphicsPolygonItem,
-    QGraphicsTextItem,
     QStyleOptionGraphicsItem,
     QWidget,
 )
@@ -158,10 +155,10 @@ class AlibiPanel(Panel):
         self.cmp_label = ReadoutLabel("comparison_readout", self, b)
 
         for plot in (self.heat_plot, self.bias_plot, self.att_plot, self.cmp_plot):
-            cache_texts(plot)
-            render_in_colour(plot)
+            styled.cache_texts(plot)
+            styled.render_in_colour(plot)
         #: Lines whose pixels are kept only while a step leaves them alone (see flush).
-        self._lines: tuple[pg.PlotCurveItem | styled.PixelCurve, ...] = (
+        self.kept_lines = (
             self.query_row.curve, self.other_lines, self.head_line, self.plain_curve,
             self.biased_curve, self.rope_sampled, self.rope_curve, self.alibi_line,
         )  # fmt: skip
@@ -200,11 +197,6 @@ class AlibiPanel(Panel):
             ],
             row_stretch={0: 1, 1: 1}, col_stretch={0: 1, 1: 1},
         )  # fmt: skip
-
-    def flush(self) -> None:
-        """Refresh, then keep the pixels of the lines this refresh left alone, and draw those it
-        set directly (:func:`keep_pixels`)."""
-        flush_keeping_pixels(self, getattr(self, "_lines", ()), super().flush)
 
     # -- interaction ----------------------------------------------------------------------------
     def _query_dragged(self, x: float) -> None:
@@ -785,94 +777,13 @@ def _line(
     a solid one a house :class:`~posenc_gui.widgets.styled.PixelCurve` (segments mapped to
     pixels with numpy, drawn untransformed: half the paint of a thick antialiased
     ``PlotCurveItem``), a dashed one a bare ``PlotCurveItem`` (its dashes run on along the whole
-    path). Their pixels are kept while steps leave them alone (see :func:`keep_pixels`)."""
+    path). Their pixels are kept while steps leave them alone (see :func:`styled.keep_pixels`)."""
     if line == "solid":
         return styled.pixel_curve(book, w, role, width)
     item = pg.PlotCurveItem()
     w.addItem(item)
     book.add(lambda st: item.setPen(st.pen(role, width, line)))
     return item
-
-
-def flush_keeping_pixels(
-    panel: Panel, lines: Sequence[pg.PlotCurveItem | styled.PixelCurve], flush: Callable[[], None]
-) -> None:
-    """Run ``flush`` (the panel's refresh), then :func:`keep_pixels` of each of ``lines``
-    whose data it left alone; those it set (new data arrays) are drawn directly. A flush that
-    had nothing to do changes nothing. The RoPE panel has the same helpers (tabs do not import
-    each other): candidates for the house's styled module."""
-    count = panel.refresh_count
-    before = [(line.xData, line.yData) for line in lines]
-    flush()
-    if panel.refresh_count == count:  # nothing was pending
-        return
-    for line, (x, y) in zip(lines, before, strict=True):
-        keep_pixels(line, line.xData is x and line.yData is y)
-
-
-def keep_pixels(item: QGraphicsItem, keep: bool) -> None:
-    """Keep the pixels of ``item`` (a pixmap, blitted while other items change over it), or
-    draw it directly.
-
-    A cached item that changes renders a new pixmap the size of its bounds and blits it: more
-    than drawing it (a length step changes every line: ~1 ms). An item that stays while others
-    move over it (the other heads' lines while the head changes) is blitted from its pixmap
-    instead of drawn again. So a line that a step set is drawn directly, one that a step left
-    alone is cached (the first such step renders its pixmap, the next ones blit it)."""
-    mode = (
-        QGraphicsItem.CacheMode.DeviceCoordinateCache if keep else QGraphicsItem.CacheMode.NoCache
-    )
-    if item.cacheMode() != mode:
-        item.setCacheMode(mode)
-
-
-def cache_texts(plot: pg.PlotWidget) -> None:
-    """Keep the pixels of the plot's title and axis labels.
-
-    Each repaint of a plot otherwise lays out and draws these rich texts again (~0.12 ms a
-    plot), though they rarely change; a title that changes (one with a number) renders its
-    small pixmap once. Notes at data points (``pg.TextItem``) are left alone: they follow the
-    view with a new transform at every move, which would render a new pixmap each time.
-    """
-    for item in plot.scene().items():
-        if isinstance(item, QGraphicsTextItem) and not isinstance(item.parentItem(), pg.TextItem):
-            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-
-
-def render_in_colour(plot: pg.PlotWidget) -> None:
-    """Let the plot's images (a heat map, its colour bar) keep their rendered pixels in 32-bit
-    colour rather than 8-bit indices.
-
-    pyqtgraph renders a one-channel image through its colour map as an indexed image; Qt then
-    converts it to 32-bit colour at every paint, before scaling it onto the view (~0.35 ms a
-    paint of a 64 × 64 matrix, more for 512 × 512). Converted once when rendered, each paint
-    scales the colours directly, cell by cell (no smoothing, as Qt draws an indexed image).
-    """
-    for item in plot.scene().items():
-        if isinstance(item, pg.ImageItem) and not getattr(item, "_posenc_in_colour", False):
-            _render_in_colour(item)
-
-
-def _render_in_colour(item: pg.ImageItem) -> None:
-    render, paint = item.render, item.paint
-
-    def render_colour() -> None:
-        render()
-        image = item.qimage
-        if image is not None and image.format() == QImage.Format.Format_Indexed8:
-            fmt = (
-                QImage.Format.Format_ARGB32_Premultiplied
-                if image.hasAlphaChannel()
-                else QImage.Format.Format_RGB32
-            )
-            item.qimage = image.convertToFormat(fmt)
-
-    def paint_cells(p: QPainter, *args: object) -> None:
-        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-        paint(p, *args)
-
-    item.render, item.paint = render_colour, paint_cells
-    item._posenc_in_colour = True
 
 
 def _per_head(p: int) -> str:

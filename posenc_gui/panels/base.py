@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from posenc_gui.state import ParamError, ParamState, TabModel
 from posenc_gui.widgets import style as style_mod
+from posenc_gui.widgets import styled
 from posenc_gui.widgets.controls import ControlGroup
 from posenc_gui.widgets.style import Style, StyleBook
 from posenc_gui.widgets.styled import MIN_PLOT_HEIGHT, configure, move_line
@@ -449,11 +450,24 @@ class Panel(QWidget):
         self.hub.changed.disconnect(self._on_style_changed)
         self.scheduler.cancel(self)
 
+    #: Lines whose pixels are kept on the steps that leave them alone and that are drawn
+    #: directly on the steps that set them (see :func:`styled.keep_pixels`).
+    kept_lines: Sequence[pg.PlotCurveItem | styled.PixelCurve] = ()
+
     def flush(self) -> None:
-        """Refresh the views whose inputs changed since the last flush."""
+        """Refresh the views whose inputs changed since the last flush; then each of
+        :attr:`kept_lines` keeps its pixels if this refresh left its data alone, and is drawn
+        directly if it set new data (a changed cached item renders a new pixmap the size of its
+        bounds and blits it: more than drawing it)."""
         self.scheduler.cancel(self)
         if not self._dirty and not self._all_dirty and not self._stale:
             return
+        before = [(line.xData, line.yData) for line in self.kept_lines]
+        self._flush()
+        for line, (x, y) in zip(self.kept_lines, before, strict=True):
+            styled.keep_pixels(line, line.xData is x and line.yData is y)
+
+    def _flush(self) -> None:
         if self._all_dirty:
             views = list(self.views.values())
         else:

@@ -23,7 +23,7 @@ import math
 import os
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any
@@ -33,8 +33,7 @@ import pyqtgraph as pg
 import shiboken6
 import torch
 from PySide6.QtCore import QObject, QPointF, Signal
-from PySide6.QtGui import QImage, QPainter
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsTextItem, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from posenc_gui import core
 from posenc_gui.core.rope import (
@@ -240,11 +239,11 @@ class RopePanel(Panel):
 
         # texts painted from their pixels, the matrix from 32-bit colour (see the helpers)
         for plot in (self.circle_plot, self.curve_plot, self.decay_plot, self.matrix_plot):
-            cache_texts(plot)
-        render_in_colour(self.matrix_plot)
+            styled.cache_texts(plot)
+        styled.render_in_colour(self.matrix_plot)
         #: Lines whose pixels are kept only while a step leaves them alone (see flush): the
         #: markers that m and n move pass over them; dim, seed, base... redraw them.
-        self._lines: tuple[pg.PlotCurveItem | styled.PixelCurve, ...] = (
+        self.kept_lines = (
             self.q_circle.curve, self.k_circle.curve, self.score_curve, self.qk_curve,
             self.score_band, self.qk_band, self.abs_curve, self.abs_qk_curve, self.bound_curve,
         )  # fmt: skip
@@ -327,11 +326,6 @@ class RopePanel(Panel):
             ],
             row_stretch={0: 5, 2: 5}, col_stretch={0: 4, 1: 5},
         )  # fmt: skip
-
-    def flush(self) -> None:
-        """Refresh, then keep the pixels of the lines this refresh left alone and draw those it
-        set directly (:func:`flush_keeping_pixels`)."""
-        flush_keeping_pixels(self, getattr(self, "_lines", ()), super().flush)
 
     def _keyed_view(
         self,
@@ -1025,87 +1019,6 @@ def _line(
         item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
     book.add(lambda st: item.setPen(st.pen(role, width, line)))
     return item
-
-
-def flush_keeping_pixels(
-    panel: Panel, lines: Sequence[pg.PlotCurveItem | styled.PixelCurve], flush: Callable[[], None]
-) -> None:
-    """Run ``flush`` (the panel's refresh), then :func:`keep_pixels` of each of ``lines``
-    whose data it left alone; those it set (new data arrays) are drawn directly. A flush that
-    had nothing to do changes nothing. The same helpers as the attention-bias panel's (tabs do
-    not import each other)."""
-    count = panel.refresh_count
-    before = [(line.xData, line.yData) for line in lines]
-    flush()
-    if panel.refresh_count == count:  # nothing was pending
-        return
-    for line, (x, y) in zip(lines, before, strict=True):
-        keep_pixels(line, line.xData is x and line.yData is y)
-
-
-def keep_pixels(item: QGraphicsItem, keep: bool) -> None:
-    """Keep the pixels of ``item`` (a pixmap, blitted while other items change over it), or
-    draw it directly.
-
-    A cached item that changes renders a new pixmap the size of its bounds and blits it: more
-    than drawing it (a new dim or seed changes every curve: ~1 ms). An item that stays while
-    others move over it (the curves while m and n move the markers) is blitted from its pixmap
-    instead of drawn again. So a line that a step set is drawn directly, one that a step left
-    alone is cached (the first such step renders its pixmap, the next ones blit it)."""
-    mode = (
-        QGraphicsItem.CacheMode.DeviceCoordinateCache if keep else QGraphicsItem.CacheMode.NoCache
-    )
-    if item.cacheMode() != mode:
-        item.setCacheMode(mode)
-
-
-def cache_texts(plot: pg.PlotWidget) -> None:
-    """Keep the pixels of the plot's title and axis labels.
-
-    Each repaint of a plot otherwise lays out and draws these rich texts again (~0.12 ms a
-    plot), though they rarely change; a title that changes (one with a number) renders its
-    small pixmap once. Notes at data points (``pg.TextItem``) are left alone: they follow the
-    view with a new transform at every move, which would render a new pixmap each time.
-    """
-    for item in plot.scene().items():
-        if isinstance(item, QGraphicsTextItem) and not isinstance(item.parentItem(), pg.TextItem):
-            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-
-
-def render_in_colour(plot: pg.PlotWidget) -> None:
-    """Let the plot's images (a heat map, its colour bar) keep their rendered pixels in 32-bit
-    colour rather than 8-bit indices.
-
-    pyqtgraph renders a one-channel image through its colour map as an indexed image; Qt then
-    converts it to 32-bit colour at every paint, before scaling it onto the view (~0.35 ms a
-    paint of a 64 × 64 matrix, more for 512 × 512). Converted once when rendered, each paint
-    scales the colours directly, cell by cell (no smoothing, as Qt draws an indexed image).
-    """
-    for item in plot.scene().items():
-        if isinstance(item, pg.ImageItem) and not getattr(item, "_posenc_in_colour", False):
-            _render_in_colour(item)
-
-
-def _render_in_colour(item: pg.ImageItem) -> None:
-    render, paint = item.render, item.paint
-
-    def render_colour() -> None:
-        render()
-        image = item.qimage
-        if image is not None and image.format() == QImage.Format.Format_Indexed8:
-            fmt = (
-                QImage.Format.Format_ARGB32_Premultiplied
-                if image.hasAlphaChannel()
-                else QImage.Format.Format_RGB32
-            )
-            item.qimage = image.convertToFormat(fmt)
-
-    def paint_cells(p: QPainter, *args: object) -> None:
-        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-        paint(p, *args)
-
-    item.render, item.paint = render_colour, paint_cells
-    item._posenc_in_colour = True
 
 
 def _lower_thread_priority() -> None:

@@ -42,7 +42,13 @@ from PySide6.QtGui import (
     QTextDocument,
     QTransform,
 )
-from PySide6.QtWidgets import QGraphicsItem, QSizePolicy, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsTextItem,
+    QSizePolicy,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
 
 from posenc_gui.widgets.fmt import MINUS
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
@@ -1054,3 +1060,68 @@ def pixel_curve(book: StyleBook, plot: pg.PlotWidget, role: str, width: str) -> 
     plot.addItem(item)
     book.add(lambda st: item.setPen(st.pen(role, width)))
     return item
+
+
+def keep_pixels(item: QGraphicsItem, keep: bool) -> None:
+    """Keep the pixels of ``item`` (a pixmap, blitted while other items change over it), or
+    draw it directly.
+
+    A cached item that changes renders a new pixmap the size of its bounds and blits it: more
+    than drawing it (a length step changes every line: ~1 ms). An item that stays while others
+    move over it (the other heads' lines while the head changes) is blitted from its pixmap
+    instead of drawn again. So a line that a step set is drawn directly, one that a step left
+    alone is cached (the first such step renders its pixmap, the next ones blit it)."""
+    mode = (
+        QGraphicsItem.CacheMode.DeviceCoordinateCache if keep else QGraphicsItem.CacheMode.NoCache
+    )
+    if item.cacheMode() != mode:
+        item.setCacheMode(mode)
+
+
+def cache_texts(plot: pg.PlotWidget) -> None:
+    """Keep the pixels of the plot's title and axis labels.
+
+    Each repaint of a plot otherwise lays out and draws these rich texts again (~0.12 ms a
+    plot), though they rarely change; a title that changes (one with a number) renders its
+    small pixmap once. Notes at data points (``pg.TextItem``) are left alone: they follow the
+    view with a new transform at every move, which would render a new pixmap each time.
+    """
+    for item in plot.scene().items():
+        if isinstance(item, QGraphicsTextItem) and not isinstance(item.parentItem(), pg.TextItem):
+            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+
+def render_in_colour(plot: pg.PlotWidget) -> None:
+    """Let the plot's images (a heat map, its colour bar) keep their rendered pixels in 32-bit
+    colour rather than 8-bit indices.
+
+    pyqtgraph renders a one-channel image through its colour map as an indexed image; Qt then
+    converts it to 32-bit colour at every paint, before scaling it onto the view (~0.35 ms a
+    paint of a 64 × 64 matrix, more for 512 × 512). Converted once when rendered, each paint
+    scales the colours directly, cell by cell (no smoothing, as Qt draws an indexed image).
+    """
+    for item in plot.scene().items():
+        if isinstance(item, pg.ImageItem) and not getattr(item, "_posenc_in_colour", False):
+            _render_in_colour(item)
+
+
+def _render_in_colour(item: pg.ImageItem) -> None:
+    render, paint = item.render, item.paint
+
+    def render_colour() -> None:
+        render()
+        image = item.qimage
+        if image is not None and image.format() == QImage.Format.Format_Indexed8:
+            fmt = (
+                QImage.Format.Format_ARGB32_Premultiplied
+                if image.hasAlphaChannel()
+                else QImage.Format.Format_RGB32
+            )
+            item.qimage = image.convertToFormat(fmt)
+
+    def paint_cells(p: QPainter, *args: object) -> None:
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        paint(p, *args)
+
+    item.render, item.paint = render_colour, paint_cells
+    item._posenc_in_colour = True
