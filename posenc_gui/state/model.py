@@ -15,9 +15,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from psygnal import Signal
-
 from posenc_gui.state.params import Param, ParamError, Value
+from posenc_gui.state.signal import Signal
 
 Limits = dict[str, tuple[float | None, float | None]]
 Readouts = Mapping[str, Any]
