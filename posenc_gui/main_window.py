@@ -337,6 +337,11 @@ class MainWindow(QMainWindow):
             lambda: self.export_npz_dialog(),
             tip="Save every array the tab shows in a NumPy .npz archive",
         )  # fmt: skip
+        self.export_npy_action = self._action(
+            file_menu, "E&xport data as .npy files…", "export_npy_action", None,
+            lambda: self.export_npy_dialog(),
+            tip="Save every array the tab shows as its own .npy file, in a new folder",
+        )  # fmt: skip
         self.copy_action = self._action(
             file_menu, "&Copy figure", "copy_figure_action", ["Ctrl+Shift+C"],
             lambda: self.copy_figure(),
@@ -344,7 +349,7 @@ class MainWindow(QMainWindow):
         )  # fmt: skip
         self._tab_actions = [
             self.export_action, self.export_svg_action, self.export_csv_action,
-            self.export_npz_action, self.copy_action,
+            self.export_npz_action, self.export_npy_action, self.copy_action,
         ]  # fmt: skip
         self.export_gif_action = self._action(
             file_menu, "Export animation as GI&F…", "export_gif_action", None,
@@ -1028,6 +1033,14 @@ class MainWindow(QMainWindow):
         panel = self._export_panel()
         return export.write_npz(panel.data(), path, overwrite=overwrite, **self._meta(panel))
 
+    def export_npy(self, path: str | Path, *, overwrite: bool = False) -> Path:
+        """Save every array the tab shows as ``.npy`` files in a new folder (``view__name.npy``
+        and ``meta.json``)."""
+        from posenc_gui.widgets import export
+
+        panel = self._export_panel()
+        return export.write_npy_folder(panel.data(), path, overwrite=overwrite, **self._meta(panel))
+
     def _meta(self, panel: Panel) -> dict[str, Any]:
         return {"tab": panel.model.id, "title": panel.model.title,
                 "params": panel.state.values()}  # fmt: skip
@@ -1102,6 +1115,27 @@ class MainWindow(QMainWindow):
                                    "NumPy archives (*.npz)", "npz")  # fmt: skip
         if path is not None:
             self._run_export("data", path, lambda: self.export_npz(path, overwrite=True))
+
+    def export_npy_dialog(self) -> None:
+        """File ▸ Export data as .npy files…: a new folder with one ``.npy`` per array."""
+        panel = self.current_panel()
+        if panel is None:
+            return
+        path = self._ask_save_path("Export data as .npy files (a new folder)",
+                                   f"{panel.model.id}_data", "Folders (*)", "")  # fmt: skip
+        if path is None:
+            return
+        overwrite = False
+        if path.exists():
+            answer = QMessageBox.question(
+                self, "Replace folder?",
+                f"“{path.name}” exists already. Replace it (only when it holds nothing but an "
+                "earlier .npy export)?",
+            )  # fmt: skip
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+            overwrite = True
+        self._run_export("data", path, lambda: self.export_npy(path, overwrite=overwrite))
 
     def export_current(self) -> None:
         """Save the current tab as a PNG picture (File ▸ Export figure as PNG…)."""

@@ -141,6 +141,38 @@ def test_npz_round_trip_equals_the_arrays(window: MainWindow, tmp_path: Path) ->
     assert meta["tab"] == "sine" and meta["params"] == panel.state.values()
 
 
+def test_npy_folder_holds_every_array_as_its_own_file(window: MainWindow, tmp_path: Path) -> None:
+    """File ▸ Export data as .npy files: one ``view__name.npy`` per array (read without pickle),
+    ``meta.json`` with labels, units and parameters; a new folder, written atomically."""
+    panel = _panel(window)
+    out = window.export_npy(tmp_path / "sine_data")
+    data = panel.data()
+    names = {f.name for f in out.iterdir()}
+    assert names == {f"{v}__{n}.npy" for v, s in data.items() for n in s} | {"meta.json"}
+    meta = json.loads((out / "meta.json").read_text(encoding="utf-8"))
+    for view, series in data.items():
+        for name, s in series.items():
+            loaded = np.load(out / f"{view}__{name}.npy", allow_pickle=False)
+            np.testing.assert_array_equal(loaded, s.values)
+            assert loaded.dtype == s.values.dtype
+            assert meta["series"][f"{view}/{name}"] == {"label": s.label, "unit": s.unit}
+    assert meta["tab"] == "sine" and meta["params"] == panel.state.values()
+    assert [p.name for p in tmp_path.iterdir()] == ["sine_data"]  # no temporary folder left
+    # not replaced unasked; replaced when asked; never a folder holding other files
+    with pytest.raises(FileExistsError):
+        window.export_npy(out)
+    panel.state.set("dim", 16)
+    window.export_npy(out, overwrite=True)
+    assert json.loads((out / "meta.json").read_text(encoding="utf-8"))["params"]["dim"] == 16
+    other = tmp_path / "thesis"
+    other.mkdir()
+    (other / "chapter.tex").write_text("keep me", encoding="utf-8")
+    with pytest.raises(FileExistsError, match="other files"):
+        window.export_npy(other, overwrite=True)
+    assert (other / "chapter.tex").read_text(encoding="utf-8") == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sine_data", "thesis"]
+
+
 Exporter = Callable[[MainWindow, Path, bool], Path]
 EXPORTERS: dict[str, Exporter] = {
     "png": lambda w, p, o: w.export_png(p, 800, overwrite=o),
@@ -213,3 +245,14 @@ def test_every_tab_exports_its_data(tab_id: str, tmp_path: Path, qtbot: QtBot) -
     export.write_npz(data, tmp_path / "d.npz", tab=tab_id)
     with np.load(tmp_path / "d.npz", allow_pickle=False) as archive:
         assert len(archive.files) == 1 + sum(len(s) for s in data.values())
+
+
+def test_npy_menu_action_writes_the_folder(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _panel(window)
+    target = tmp_path / "from_menu"
+    monkeypatch.setattr(window, "_ask_save_path", lambda *a: target)
+    window.export_npy_action.trigger()
+    assert (target / "meta.json").is_file()
+    assert any(f.suffix == ".npy" for f in target.iterdir())

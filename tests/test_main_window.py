@@ -74,6 +74,7 @@ def test_menus_and_about(qtbot: QtBot) -> None:
         "&Next step", "&Previous step", "C&lose deck",
         "&Export figure as PNG…",
         "Export figure as SV&G…", "Export &data as CSV…", "Export data as NumP&y (.npz)…",
+        "E&xport data as .npy files…",
         "&Copy figure", "Export animation as GI&F…", "Export animation as PNG seq&uence…",
         "&Quit",
     ]  # fmt: skip

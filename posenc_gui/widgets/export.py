@@ -1,4 +1,5 @@
-"""Export a tab: its figure as PNG (chosen pixel width) or SVG, its data as CSV or ``.npz``.
+"""Export a tab: its figure as PNG (chosen pixel width) or SVG, its data as CSV, ``.npz`` or a
+folder of ``.npy`` files.
 
 What is exported
     The *figure* is the panel's plot area (``panel.plot_grid``; the whole widget when a panel has
@@ -51,6 +52,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -294,6 +296,58 @@ def write_npz(
             _savez(fh, arrays)
 
     return atomic_write(path, write, overwrite=overwrite)
+
+
+def npy_name(key: str) -> str:
+    """File name of the series ``"view/name"`` in an ``.npy`` folder: ``view__name.npy``."""
+    return key.replace("/", "__") + ".npy"
+
+
+def write_npy_folder(
+    data: Data,
+    path: str | os.PathLike[str],
+    *,
+    tab: str = "",
+    title: str = "",
+    params: Mapping[str, Any] | None = None,
+    overwrite: bool = False,
+) -> Path:
+    """Every series as its own ``.npy`` file (``np.load`` reads each, no pickle) in a new folder
+    ``path``: ``view__name.npy``, plus ``meta.json`` (tab, parameters, each series' label and
+    unit). Written into a temporary folder beside it, then renamed: a failure leaves nothing.
+    An existing ``path`` raises :class:`FileExistsError` unless ``overwrite`` (then it is
+    replaced, and only when it holds nothing but files of an earlier export of this kind).
+    """
+    target = Path(path)
+    arrays = npz_arrays(data, tab=tab, title=title, params=params)
+    meta = str(arrays.pop("__meta__"))
+    if target.exists():
+        if not overwrite:
+            raise FileExistsError(f"{target} exists already; not replaced")
+        if not target.is_dir() or any(
+            not (f.name == "meta.json" or f.suffix == ".npy") or not f.is_file()
+            for f in target.iterdir()
+        ):
+            raise FileExistsError(
+                f"{target} holds other files than an earlier .npy export; not replaced"
+            )
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    try:
+        for key, values in arrays.items():
+            np.save(tmp / npy_name(key), values, allow_pickle=False)
+        _write_text(tmp / "meta.json", meta)
+        if target.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{target.name}-old-", dir=target.parent))
+            old.rmdir()
+            os.replace(target, old)
+            os.replace(tmp, target)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return target
 
 
 def _savez(fh: IO[bytes], arrays: Mapping[str, np.ndarray]) -> None:
