@@ -100,11 +100,8 @@ class AlibiPanel(Panel):
         )
         self.heat_plot.invertY(True)
         self.heat_image, self.heat_bar = styled.heatmap(
-            b, self.heat_plot, (-1.0, 0.0), "sequential", label="bias −m·(i − j)"
+            b, self.heat_plot, (-1.0, 0.0), "sequential", label="bias −m·(i − j)", widest="−0.25"
         )
-        # the bar's axis grows with its tick labels (−2.5 …) instead of writing its label on them
-        self.heat_bar.getAxis("right").setWidth(None)
-        styled.steady_axis(b, self.heat_bar.getAxis("right"), "−0.25")
         styled.steady_axis(b, self.heat_plot.getAxis("left"), "500")
         # the masked cells (key after query, −∞) in the background colour, over the image: a
         # staircase polygon along the diagonal (stacked above the image, under the text)

@@ -110,13 +110,11 @@ class EncodingsPanel(Panel):
         )
         self.heat_plot.invertY(True)
         self.heat_image, self.heat_bar = styled.heatmap(
-            b, self.heat_plot, (-1.0, 1.0), "diverging", label="value P[p, j]"
+            b, self.heat_plot, (-1.0, 1.0), "diverging", label="value P[p, j]", widest="−0.05"
         )
         # not cached: the image changes with every table (a cache would be drawn, then blitted);
         # the row outline moving over it repaints only the strip it leaves and enters
         self.heat_image.setCacheMode(QGraphicsItem.CacheMode.NoCache)
-        self.heat_bar.getAxis("right").setWidth(None)
-        self.heat_bar.getAxis("right").enableAutoSIPrefix(False)  # learned: ±0.1, not ×0.001
         styled.steady_axis(b, self.heat_plot.getAxis("left"), "500")
         self.heat_row = styled.curve(b, self.heat_plot, MARK_ROLE, "normal")
         self.similarity_label = ReadoutLabel("similarity_readout", self, b)
