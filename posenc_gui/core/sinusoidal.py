@@ -205,9 +205,7 @@ def sinusoidal_columns(
     dim = check_even_dim(dim)
     base = check_base(base)
     layout_s = check_choice(layout, "layout", SINUSOIDAL_LAYOUTS)
-    cols = torch.as_tensor(columns, dtype=torch.int64).reshape(-1)
-    if cols.numel() and (int(cols.min()) < 0 or int(cols.max()) >= dim):
-        raise ValueError(f"columns must be in [0, {dim}), got {cols.tolist()[:8]}")
+    cols = _check_columns(columns, dim)
     omega = inverse_frequencies(dim, base)
     half = dim // 2
     if layout_s == "interleaved":
@@ -378,9 +376,7 @@ def sinusoidal_column_means(
     dim = check_even_dim(dim)
     base = check_base(base)
     layout_s = check_choice(layout, "layout", SINUSOIDAL_LAYOUTS)
-    cols = torch.as_tensor(columns, dtype=torch.int64).reshape(-1)
-    if cols.numel() and (int(cols.min()) < 0 or int(cols.max()) >= dim):
-        raise ValueError(f"columns must be in [0, {dim}), got {cols.tolist()[:8]}")
+    cols = _check_columns(columns, dim)
     n = b - a + 1.0
     n_min, n_max = (float(x) for x in torch.aminmax(n)) if n.numel() else (1.0, 1.0)
     if n_min < 1.0:
@@ -532,3 +528,11 @@ class PositionalEncoding(nn.Module):
 
     def extra_repr(self) -> str:
         return f"d_model={self.d_model}, max_len={self.max_len}, base={self.base:g}"
+
+
+def _check_columns(columns: object, dim: int) -> Tensor:
+    """``columns`` as a flat int64 tensor of column indices in ``[0, dim)``; ValueError else."""
+    cols = torch.as_tensor(columns, dtype=torch.int64).reshape(-1)
+    if cols.numel() and (int(cols.min()) < 0 or int(cols.max()) >= dim):
+        raise ValueError(f"columns must be in [0, {dim}), got {cols.tolist()[:8]}")
+    return cols

@@ -123,14 +123,7 @@ class Deck:
         if data.get("format") != FORMAT:
             got = echo(data.get("format"))
             raise DeckError(f"not a deck: 'format' must be {FORMAT!r}, got {got}")
-        version = data.get("version")
-        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-            raise DeckError(f"'version' must be a positive integer, got {echo(version)}")
-        if version > SCHEMA_VERSION:
-            raise DeckError(
-                f"the deck was written by a newer version (format {version}; this app reads up "
-                f"to {SCHEMA_VERSION}): update PosEnc Explorer to open it"
-            )
+        jsonfile.check_version(data, "deck", DeckError, SCHEMA_VERSION)
         _no_unknown(data, DECK_FIELDS, "the deck")
         title = data.get("title")
         if not isinstance(title, str) or not title.strip():

@@ -12,7 +12,10 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+
+from posenc_gui.state.params import echo
 
 
 def parse(text: str, what: str, error: type[Exception]) -> object:
@@ -23,6 +26,22 @@ def parse(text: str, what: str, error: type[Exception]) -> object:
         raise error(f"not a {what}: invalid JSON ({err.msg}, line {err.lineno})") from None
     except RecursionError:
         raise error(f"not a {what}: the JSON is nested too deeply") from None
+
+
+def check_version(
+    data: Mapping[str, object], what: str, error: type[Exception], newest: int
+) -> int:
+    """The file's ``'version'``: a positive integer no newer than ``newest`` (the version this
+    app writes), else ``error`` saying what is wrong (a newer file asks for an update)."""
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise error(f"'version' must be a positive integer, got {echo(version)}")
+    if version > newest:
+        raise error(
+            f"the {what} was written by a newer version (format {version}; this app reads "
+            f"up to {newest}): update PosEnc Explorer to open it"
+        )
+    return version
 
 
 def read(path: str | os.PathLike[str], what: str, error: type[Exception], max_bytes: int) -> object:

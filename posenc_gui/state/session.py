@@ -83,14 +83,7 @@ class Session:
             raise SessionError("not a session: the file holds no JSON object")
         if data.get("kind") != KIND:
             raise SessionError(f"not a session: 'kind' must be {KIND!r}")
-        version = data.get("version")
-        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-            raise SessionError(f"'version' must be a positive integer, got {echo(version)}")
-        if version > SCHEMA_VERSION:
-            raise SessionError(
-                f"the session was written by a newer version (format {version}; this app reads "
-                f"up to {SCHEMA_VERSION}): update PosEnc Explorer to open it"
-            )
+        jsonfile.check_version(data, "session", SessionError, SCHEMA_VERSION)
         session = cls(_current_tab(data.get("current_tab", TAB_IDS[0])))
         session.theme = _theme(data.get("theme", "light"))
         session.scale = _scale(data.get("scale", 1.0))
