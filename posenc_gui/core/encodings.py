@@ -151,10 +151,7 @@ def cosine_by_offset(gram: Tensor, offsets: Sequence[int]) -> Tensor:
     ``L × L`` cosine matrix (only the diagonals ``k`` are divided by the norms)."""
     g = _check_square(gram)
     n = g.shape[0]
-    ks = [check_int(k, "offset") for k in offsets]
-    for k in ks:
-        if not 0 <= k < n:
-            raise ValueError(f"offset must be an integer from 0 to {n - 1}, got {k}")
+    ks = _check_offsets(offsets, n)
     safe = _safe_norms(g)
     out = [(torch.diagonal(g, k) / safe[: n - k]).div_(safe[k:]).mean() for k in ks]
     return torch.stack(out) if out else torch.zeros(0, dtype=g.dtype)
@@ -269,15 +266,21 @@ def spread_by_offset(matrix: Tensor) -> Tensor:
     return hi - lo
 
 
+def _check_offsets(offsets: Sequence[int], n: int) -> list[int]:
+    """``offsets`` as integers, each a diagonal of an ``n × n`` matrix (``0 … n−1``)."""
+    ks = [check_int(k, "offset") for k in offsets]
+    for k in ks:
+        if not 0 <= k < n:
+            raise ValueError(f"offset must be an integer from 0 to {n - 1}, got {k}")
+    return ks
+
+
 def mean_by_offset(matrix: Tensor, offsets: Sequence[int]) -> Tensor:
     """Mean of the ``k``-th upper diagonal ``M[i, i+k]`` over ``i``, for each ``k`` in ``offsets``
     (each an integer in ``[0, L−1]``); shape ``(len(offsets),)``."""
     m = _check_square(matrix)
     n = m.shape[0]
-    ks = [check_int(k, "offset") for k in offsets]
-    for k in ks:
-        if not 0 <= k < n:
-            raise ValueError(f"offset must be an integer from 0 to {n - 1}, got {k}")
+    ks = _check_offsets(offsets, n)
     out = [torch.diagonal(m, k).mean() for k in ks]
     return torch.stack(out) if out else torch.zeros(0, dtype=m.dtype)
 
