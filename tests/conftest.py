@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -34,3 +35,42 @@ def qapp(qapp_args: list[str], tmp_path_factory: pytest.TempPathFactory) -> Iter
 
     torch.set_num_threads(1)
     yield app
+
+
+@pytest.fixture
+def restore_style() -> Iterator[None]:
+    """The app-wide style and the follow-the-system setting as a fresh start has them, before
+    and after the test (presentation, zoom and theme tests change them)."""
+    from PySide6.QtCore import QSettings
+
+    from posenc_gui.main_window import FOLLOW_SYSTEM_KEY
+    from posenc_gui.widgets import style as style_mod
+
+    QSettings().remove(FOLLOW_SYSTEM_KEY)
+    yield
+    style_mod.hub().set_style(style_mod.Style())
+    QSettings().remove(FOLLOW_SYSTEM_KEY)
+
+
+@pytest.fixture
+def open_window(qtbot: Any) -> Callable[..., Any]:
+    """A function opening a main window on ``tab`` (panels built, shown, active: key clicks
+    reach it), at ``size`` when given."""
+    from PySide6.QtWidgets import QApplication
+
+    from posenc_gui.main_window import MainWindow
+    from posenc_gui.state.session import Session
+
+    def open_(tab: str = "sine", size: tuple[int, int] | None = None) -> MainWindow:
+        w = MainWindow(session=Session(tab))
+        qtbot.addWidget(w)
+        if size is not None:
+            w.resize(*size)
+        w.show()
+        w.load_panels()
+        w.activateWindow()
+        qtbot.waitExposed(w)
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
+        return w
+
+    return open_

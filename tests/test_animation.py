@@ -19,7 +19,6 @@ from posenc_gui.main_window import MainWindow
 from posenc_gui.panels.base import Panel
 from posenc_gui.state.animation import SPEEDS
 from posenc_gui.state.registry import TAB_IDS
-from posenc_gui.state.session import Session
 from posenc_gui.widgets import style as style_mod
 from posenc_gui.widgets.animation import (
     AnimationSettings,
@@ -29,24 +28,12 @@ from posenc_gui.widgets.animation import (
 )
 
 
-def _open(qtbot: QtBot, tab: str) -> MainWindow:
-    w = MainWindow(session=Session(tab))
-    qtbot.addWidget(w)
-    w.resize(1200, 760)
-    w.show()
-    w.load_panels()
-    w.activateWindow()
-    qtbot.waitExposed(w)
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
-    return w
-
-
 @pytest.fixture
-def window(qtbot: QtBot) -> Iterator[Callable[[str], MainWindow]]:
+def window(open_window: Callable[..., MainWindow]) -> Iterator[Callable[[str], MainWindow]]:
     opened: list[MainWindow] = []
 
     def make(tab: str) -> MainWindow:
-        opened.append(_open(qtbot, tab))
+        opened.append(open_window(tab, (1200, 760)))
         return opened[-1]
 
     yield make

@@ -3,45 +3,31 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QAbstractSlider, QAbstractSpinBox, QApplication, QWidget
+from PySide6.QtWidgets import QAbstractSlider, QAbstractSpinBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from posenc_gui.cli import main
-from posenc_gui.main_window import FOLLOW_SYSTEM_KEY, MainWindow
+from posenc_gui.main_window import MainWindow
 from posenc_gui.state.deck import BUNDLED_DIR, Deck, bundled_decks
 from posenc_gui.state.registry import TAB_IDS
-from posenc_gui.state.session import Session
-from posenc_gui.widgets import style as style_mod
 
 PGDOWN, PGUP = Qt.Key.Key_PageDown, Qt.Key.Key_PageUp
 RIGHT, LEFT = Qt.Key.Key_Right, Qt.Key.Key_Left
 
 
-@pytest.fixture(autouse=True)
-def restore_style() -> Iterator[None]:
-    QSettings().remove(FOLLOW_SYSTEM_KEY)
-    yield
-    style_mod.hub().set_style(style_mod.Style())
-    QSettings().remove(FOLLOW_SYSTEM_KEY)
+pytestmark = pytest.mark.usefixtures("restore_style")
 
 
 @pytest.fixture
-def window(qtbot: QtBot) -> MainWindow:
-    w = MainWindow(session=Session("sine"))
-    qtbot.addWidget(w)
-    w.show()
-    w.load_panels()
-    w.activateWindow()
-    qtbot.waitExposed(w)
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
-    return w
+def window(open_window: Callable[..., MainWindow]) -> MainWindow:
+    return open_window("sine")
 
 
 def _everything(w: MainWindow) -> dict[str, Any]:

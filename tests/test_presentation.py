@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable
 
 import pyqtgraph as pg
 import pytest
@@ -24,25 +24,12 @@ from posenc_gui.state.session import Session
 from posenc_gui.widgets import style as style_mod
 from posenc_gui.widgets.styled import FormulaLabel
 
-
-@pytest.fixture(autouse=True)
-def restore_style() -> Iterator[None]:
-    QSettings().remove(FOLLOW_SYSTEM_KEY)
-    yield
-    style_mod.hub().set_style(style_mod.Style())
-    QSettings().remove(FOLLOW_SYSTEM_KEY)
+pytestmark = pytest.mark.usefixtures("restore_style")
 
 
 @pytest.fixture
-def window(qtbot: QtBot) -> MainWindow:
-    w = MainWindow(session=Session("sine"))
-    qtbot.addWidget(w)
-    w.show()
-    w.load_panels()
-    w.activateWindow()
-    qtbot.waitExposed(w)
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)
-    return w
+def window(open_window: Callable[..., MainWindow]) -> MainWindow:
+    return open_window("sine")
 
 
 def _sizes(w: MainWindow) -> tuple[list[float], list[float]]:
