@@ -156,6 +156,18 @@ class ReflowGrid(QWidget):
             for k, s in self.col_stretch.items():
                 self.grid.setColumnStretch(k, s)
 
+    def grid_min_width(self) -> int:
+        """The width the wide grid needs: per column its widest cell's minimum (a read-out's
+        widest unbreakable part, a plot's legible width), plus the spacing. The same whether
+        the cells stand in the grid or in the column now."""
+        widths: dict[int, int] = {}
+        for c in self.cells:
+            if c.colspan == 1:
+                least = c.widget.minimumWidth() or c.widget.minimumSizeHint().width()  # as Qt
+                widths[c.col] = max(widths.get(c.col, 0), least)
+        spacing = max(self.grid.horizontalSpacing(), 0)
+        return sum(widths.values()) + spacing * max(len(widths) - 1, 0)
+
     def fit(self, width: int, visible_height: int) -> None:
         """Size the cells of the narrow column for ``width`` (the grid's width in pixels).
 
@@ -190,13 +202,31 @@ class PlotScroll(QScrollArea):
         self.setWidget(grid)
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
+        self._grid_min = -1  # the grid's needed width when the layout was last chosen
+        grid.installEventFilter(self)  # read-outs widen with their text: choose again
+
+    def reflow(self, width: int, height: int) -> None:
+        """One column when ``width`` is below the panel's reflow width or below what the cells
+        need side by side (a wide read-out would otherwise push the grid past the window and
+        scroll it sideways); then size the column's cells."""
+        self._grid_min = need = self.grid.grid_min_width()
+        self.grid.set_narrow(width < max(self.grid.reflow_width * self.grid.scale, need))
+        bar = self.verticalScrollBar().sizeHint().width()
+        self.grid.fit(width - bar, height)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         size = event.size()
-        self.grid.set_narrow(size.width() < self.grid.reflow_width * self.grid.scale)
-        bar = self.verticalScrollBar().sizeHint().width()
-        self.grid.fit(size.width() - bar, size.height())
+        self.reflow(size.width(), size.height())
         super().resizeEvent(event)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.LayoutRequest
+            and watched is self.grid
+            and self.grid.grid_min_width() != self._grid_min
+        ):
+            self.reflow(self.width(), self.height())
+        return super().eventFilter(watched, event)
 
 
 class Panel(QWidget):

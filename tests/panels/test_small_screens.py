@@ -89,3 +89,33 @@ def test_large_scale_on_a_small_screen_cuts_nothing_off(qtbot: QtBot, tab_id: st
             assert specs is not None and len(specs[2]) >= len(major), (tab_id, specs[2], major)
     finally:
         hub.set_style(style_mod.Style())
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("tab_id", TAB_IDS)
+def test_plot_area_never_scrolls_sideways_in_a_projector_window(
+    qtbot: QtBot, tab_id: str, size: tuple[int, int]
+) -> None:
+    """In the whole window on a projector, after the read-outs got their text: the grid goes
+    to one column when its cells side by side need more than the width (a wide read-out
+    table), instead of running past the window."""
+    from posenc_gui.main_window import MainWindow
+    from posenc_gui.state.session import Session
+
+    session = Session(tab_id)
+    if tab_id == "encodings":  # its widest read-out: the table of small learned values
+        session.state(tab_id).set("scheme", "learned")
+    w = MainWindow(session=session)
+    qtbot.addWidget(w)
+    w.resize(*size)
+    w.show()
+    w.load_panels()
+    qtbot.waitExposed(w)
+    panel = w.panels[tab_id]
+    panel.refresh_now()
+    for _ in range(3):
+        QApplication.processEvents()
+    area = panel.findChild(QScrollArea, "plot_scroll")
+    assert area is not None
+    assert not area.horizontalScrollBar().isVisible()
+    assert panel.plot_grid.width() <= area.viewport().width()
