@@ -211,6 +211,9 @@ class ParamState:
     def __init__(self, model: type[TabModel], values: Mapping[str, Value] | None = None) -> None:
         self.model = model
         self._values: dict[str, Value] = model.resolve(values or {})
+        #: The limits of the current values, computed once per change (every bound control
+        #: asks for them after every change).
+        self._limits: Limits | None = None
 
     def __getitem__(self, name: str) -> Value:
         return self._values[name]
@@ -246,7 +249,9 @@ class ParamState:
 
     def limits(self) -> Limits:
         """The dynamic limits for the current values (widgets narrow their ranges to these)."""
-        return self.model.limits(self._values)
+        if self._limits is None:
+            self._limits = self.model.limits(self._values)
+        return dict(self._limits)  # a copy: callers may change theirs
 
     def set(self, name: str, value: Value) -> None:
         """Set one value; :class:`ParamError` (and no change at all) when it is not accepted."""
@@ -263,6 +268,7 @@ class ParamState:
         if not diff:
             return
         self._values = new
+        self._limits = None
         for k in diff:
             self.changed.emit(k, new[k])
 

@@ -13,7 +13,7 @@ from posenc_gui.panels import Panel, get_panel
 from posenc_gui.state import ParamState
 from posenc_gui.state.registry import TAB_IDS
 from posenc_gui.widgets import style as style_mod
-from posenc_gui.widgets.styled import FormulaLabel
+from posenc_gui.widgets.styled import FormulaLabel, PixelCurve
 from posenc_gui.widgets.views import View, ViewSet
 
 
@@ -80,11 +80,12 @@ def _reads_everything(panel: Panel, name: str) -> bool:
 @pytest.mark.parametrize("tab_id", TAB_IDS)
 def test_style_change_restyles_every_view(qtbot: QtBot, tab_id: str, restore_style: None) -> None:
     panel = _panel(qtbot, tab_id)
-    curves = [
+    curves = [  # every line item with a pen: pyqtgraph's, and the house's PixelCurve
         item
         for w in panel.findChildren(pg.PlotWidget)
-        for item in w.getPlotItem().listDataItems()
-        if isinstance(item, pg.PlotDataItem) and item.opts["pen"] is not None
+        for item in w.getPlotItem().vb.addedItems
+        if isinstance(item, pg.PlotDataItem | pg.PlotCurveItem | PixelCurve)
+        and item.opts.get("pen") is not None
     ]
     widths = [pg.mkPen(c.opts["pen"]).widthF() for c in curves]
     labels = panel.findChildren(FormulaLabel)

@@ -154,3 +154,45 @@ def test_an_axis_draws_the_same_cached_or_not(qtbot: QtBot) -> None:
         axis.picture = None
         axis.update()
     np.testing.assert_array_equal(_pixels(window), cached)
+
+
+def test_grid_lines_lie_under_the_data_at_the_ticks_in_their_colour_over_the_background(
+    qtbot: QtBot,
+) -> None:
+    """The plot's GridLines draw each axis's tick lines across the view, below the curves, in
+    the colour the translucent tick pen shows over the background; the axes' cached pixmaps
+    cover their own strips only."""
+    book = style_mod.StyleBook(style_mod.Style())
+    plot = styled.plot(book, None, "grid_plot", "t", "x", "y")
+    qtbot.addWidget(plot)
+    plot.resize(500, 350)
+    plot.show()
+    qtbot.waitExposed(plot)
+    styled.set_range(plot, (0.0, 10.0), (0.0, 10.0))
+    line = styled.curve(book, plot, "ink", "thick")
+    line.setData([0.0, 10.0], [4.0, 4.0])  # horizontal, along the y = 4 grid line
+    image = plot.grab().toImage()
+    for _ in range(3):  # laid out (axes widen to their labels after the first paint)
+        QApplication.processEvents()
+        image = plot.grab().toImage()
+    vb = plot.getPlotItem().getViewBox()
+    background = QColor(book.style.color("background"))
+    bottom = plot.getAxis("bottom")
+    grid = bottom.posenc_grid
+    ticks = [v for v in bottom.tickValues(0.0, 10.0, vb.width())[0][1] if 0.0 < v < 10.0]
+    assert len(ticks) >= 3  # major ticks inside the view
+    pen_colour = bottom.posenc_drawing()[1][0].color()
+    assert pen_colour.alpha() < 255  # pyqtgraph's grid pen is translucent
+    expected = grid.opaque(pen_colour)
+    assert expected.alpha() == 255 and expected != background
+    for tick in ticks:
+        at = vb.mapViewToScene(pg.Point(tick, 2.0))
+        assert image.pixelColor(int(at.x()), int(at.y())) == expected, tick  # a grid line
+    assert 4.0 in [v for v in plot.getAxis("left").tickValues(0.0, 10.0, vb.height())[0][1]]
+    # the curve is drawn over the grid: on the y = 4 grid line it shows its own colour
+    on_line = vb.mapViewToScene(pg.Point(5.0, 4.0))
+    assert image.pixelColor(int(on_line.x()), int(on_line.y())) == QColor(book.style.color("ink"))
+    for axis in (bottom, plot.getAxis("left")):
+        strip = axis.mapRectFromParent(axis.geometry())
+        rect = axis.boundingRect()
+        assert rect.height() <= strip.height() + 30 and rect.width() <= strip.width() + 30
