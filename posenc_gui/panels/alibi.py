@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (
 
 from posenc_gui.core.rope import nice_ceil
 from posenc_gui.panels.base import Cell, Panel
+from posenc_gui.panels.encodings import positions_range
 from posenc_gui.state.alibi import SPAN_FRACTIONS, AlibiModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
@@ -71,6 +72,8 @@ ROPE_ROLE = "query"
 #: Slopes are listed in this many column groups (head, slope, value).
 SLOPE_COLUMNS = 2
 NOWRAP = "style='white-space:pre'"
+#: Room left and right of the distance and key axes (a share of their "nice" end).
+X_MARGIN = 0.02
 
 
 class AlibiPanel(Panel):
@@ -81,11 +84,14 @@ class AlibiPanel(Panel):
     def build(self) -> None:
         b = self.book
         self._heat_levels: tuple[float, float] | None = None
-        self._bias_range: tuple[float, float] | None = None
+        self._bias_range: tuple[tuple[float, float], tuple[float, float]] | None = None
         self._heat_size: int | None = None
-        self._att_range: tuple[int, float] | None = None
+        self._att_range: tuple[tuple[float, float], tuple[float, float]] | None = None
+        self._att_bounds = 0
         self._cmp_range: tuple[float, float] | None = None
         self._keys: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
+        #: The attention lists last drawn and their arrays (keys, without, with bias).
+        self._att_shown: tuple[tuple[object, object], tuple[np.ndarray, ...]] | None = None
 
         # ---- side column -------------------------------------------------------------------
         heads_box = self.controls("ALiBi heads", "heads", "head")
@@ -110,7 +116,7 @@ class AlibiPanel(Panel):
         b.add(lambda st: self.mask_cover.setBrush(st.brush("background")))
         self.mask_text = styled.text(b, self.heat_plot, "ink", anchor=(0.5, 0.5))
         self.mask_text.setText("masked: −∞\n(key after query)")  # placed per length
-        self.query_row = styled.curve(b, self.heat_plot, "ink", "normal")
+        self.query_row = styled.pixel_curve(b, self.heat_plot, "ink", "normal")
 
         # ---- bias against distance, every head -------------------------------------------------
         self.bias_plot = styled.plot(
@@ -156,7 +162,7 @@ class AlibiPanel(Panel):
             styled.render_in_colour(plot)
         #: Lines whose pixels are kept only while a step leaves them alone (see flush).
         self.kept_lines = (
-            self.query_row.curve, self.other_lines, self.head_line, self.plain_curve,
+            self.query_row, self.other_lines, self.head_line, self.plain_curve,
             self.biased_curve, self.rope_sampled, self.rope_curve, self.alibi_line,
         )  # fmt: skip
 
@@ -281,11 +287,10 @@ class AlibiPanel(Panel):
         ys = np.column_stack([np.zeros_like(slopes), -slopes * end])
         self.other_lines.setData(xs, ys.ravel(), connect="pairs")
         low = -nice_ceil(float(slopes.max()) * end)  # "nice": the y axis changes in steps
-        rng = (end, low)
+        rng = (positions_range(n, X_MARGIN), (low, -0.04 * low))  # x: a "nice" end too
         if self._bias_range != rng:
             self._bias_range = rng
-            pad = 0.02 * end
-            styled.set_range(self.bias_plot, (-pad, end + pad), (low, -0.04 * low))
+            styled.set_range(self.bias_plot, *rng)
             styled.apply_transform(self.cmp_plot)  # x-linked: the comparison follows
         ctx.record("distance", r, "distance r = i − j")
         ctx.record("bias_by_head", -slopes[:, None] * r[None, :], "bias −m_h·r, one row per head")
@@ -309,26 +314,39 @@ class AlibiPanel(Panel):
         att = ctx["attention"]
         v = ctx.values
         n, i = v.as_int("positions"), v.as_int("query")
+        lists = (att["weights_without_bias"], att["weights_with_bias"])
+        shown = self._att_shown
+        if shown is not None and all(a is b for a, b in zip(shown[0], lists, strict=True)):
+            # the same read-out (a seed step with zero logits): nothing to draw anew
+            self._record_attention(ctx, *shown[1])
+            return
         j = np.arange(n, dtype=float)
-        plain = np.asarray(att["weights_without_bias"])
-        biased = np.asarray(att["weights_with_bias"])
+        plain, biased = np.asarray(lists[0]), np.asarray(lists[1])
+        self._att_shown = (lists, (j, plain, biased))
         self.plain_curve.setData(j, plain)
         self.biased_curve.setData(j, biased)
         top = nice_ceil(1.08 * float(max(plain.max(), biased.max())))
-        if self._att_range != (n, top):
-            xs = None
-            if self._att_range is None or self._att_range[0] != n:
-                self.query_line.setBounds((0.0, float(n - 1)))
-                pad = 0.02 * (n - 1)
-                xs = (-pad, n - 1 + pad)
-            self._att_range = (n, top)
-            styled.set_range(self.att_plot, xs, (0.0, top))
+        if self._att_bounds != n:
+            self._att_bounds = n
+            self.query_line.setBounds((0.0, float(n - 1)))
+        rng = (positions_range(n, X_MARGIN), (0.0, top))  # x as the distance plots': "nice"
+        if self._att_range != rng:
+            old, self._att_range = self._att_range, rng
+            xs = rng[0] if old is None or old[0] != rng[0] else None  # only what changed
+            ys = rng[1] if old is None or old[1] != rng[1] else None
+            styled.set_range(self.att_plot, xs, ys)
         styled.move_line(self.query_line, float(i))
         kind = "zero logits" if v.as_str("logits") == "zero" else "random logits"
         styled.set_title(
             self.book, self.att_plot,
             f"Attention of query i = {i} over keys j ≤ i ({kind})",
         )  # fmt: skip
+        self._record_attention(ctx, j, plain, biased)
+
+    @staticmethod
+    def _record_attention(
+        ctx: Context, j: np.ndarray, plain: np.ndarray, biased: np.ndarray
+    ) -> None:
         ctx.record("keys", j, "key position j")
         ctx.record("weights_without_bias", plain, "softmax(s_j), causal")
         ctx.record("weights_with_bias", biased, "softmax(s_j − m·(i − j)), causal")

@@ -375,9 +375,10 @@ def _sum(v: Inputs) -> dict[str, Any]:
 
     p = analysis_of(v).table
     n, d = p.shape
-    words, words_sq = _word_rows(d, v.as_int("seed"))
-    w = words[:n]
-    share = position_share(p, w, words_sq=words_sq[:n])
+    # a view of the seed's draw: only the n × d numbers shown are read (a new dim copies and
+    # sums no 512-row block of words)
+    w = word_embeddings(n, d, v.as_int("seed"))
+    share = position_share(p, w)
     e = w + p
     return {
         "position_share": share.tolist(),
@@ -388,14 +389,6 @@ def _sum(v: Inputs) -> dict[str, Any]:
         "position_rms": float(p.square().mean().sqrt()),
         "sum_rms": float(e.square().mean().sqrt()),
     }
-
-
-@lru_cache(maxsize=4)
-def _word_rows(dim: int, seed: int) -> tuple[Tensor, Tensor]:
-    """The words of every position at ``(dim, seed)`` (contiguous: the first ``L`` rows are
-    the words of ``L`` positions) and each word's ``‖w_i‖²``: a length step reuses both."""
-    w = word_embeddings(MAX_POSITIONS, dim, seed).contiguous()
-    return w, (w * w).sum(dim=-1)
 
 
 @lru_cache(maxsize=8)

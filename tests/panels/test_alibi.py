@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import TypeVar
 
 import numpy as np
 import pytest
@@ -12,15 +13,20 @@ from pytestqt.qtbot import QtBot
 
 from posenc_gui.core import alibi_bias
 from posenc_gui.panels.alibi import PANEL, AlibiPanel
+from posenc_gui.panels.base import Panel
 from posenc_gui.state import ParamState
 from posenc_gui.widgets.styled import strip_tags
 
 SIZE = (1600, 1000)
 
 
-def shown(qtbot: QtBot, **values: object) -> AlibiPanel:
-    """A panel laid out at the render size, as ``posenc-gui render`` does it."""
-    p = PANEL(ParamState(PANEL.model, values))  # type: ignore[arg-type]
+P = TypeVar("P", bound=Panel)
+
+
+def show(qtbot: QtBot, panel: type[P], **values: object) -> P:
+    """A ``panel`` laid out at the render size, as ``posenc-gui render`` does it (also used by
+    the encodings tab's tests)."""
+    p = panel(ParamState(panel.model, values))  # type: ignore[arg-type]
     qtbot.addWidget(p)
     p.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
     p.resize(*SIZE)
@@ -28,6 +34,11 @@ def shown(qtbot: QtBot, **values: object) -> AlibiPanel:
     QApplication.processEvents()
     p.refresh_now()
     return p
+
+
+def shown(qtbot: QtBot, **values: object) -> AlibiPanel:
+    """The ALiBi panel laid out at the render size."""
+    return show(qtbot, PANEL, **values)
 
 
 # -- state -> plots and labels ---------------------------------------------------------------
@@ -335,3 +346,49 @@ def test_plots_paint_lines_directly_texts_and_axes_from_pixels(qtbot: QtBot) -> 
     index = round((-40 * m - low) / (high - low) * (len(lut) - 1))
     colour = panel.heat_image.qimage.pixelColor(0, 40)
     assert (colour.red(), colour.green(), colour.blue()) == tuple(int(c) for c in lut[index])
+
+
+def test_a_seed_step_with_zero_logits_draws_no_attention_anew(qtbot: QtBot) -> None:
+    # zero logits do not depend on the seed: the same read-out, the curves keep their data
+    panel = shown(qtbot, logits="zero", positions=40, query=30)
+    before = panel.data()["attention"]
+    curves = [(c.xData, c.yData) for c in (panel.plain_curve, panel.biased_curve)]
+    panel.state.set("seed", 7)
+    panel.refresh_now()
+    assert [(c.xData, c.yData) for c in (panel.plain_curve, panel.biased_curve)] == curves
+    after = panel.data()["attention"]  # still recorded, the same numbers
+    assert set(after) == set(before)
+    for name in before:
+        np.testing.assert_array_equal(after[name].values, before[name].values)
+    # random logits do depend on it: new numbers, drawn
+    panel.state.set("logits", "random")
+    panel.refresh_now()
+    drawn = panel.biased_curve.yData
+    panel.state.set("seed", 8)
+    panel.refresh_now()
+    assert panel.biased_curve.yData is not drawn
+    assert not np.array_equal(panel.biased_curve.yData, drawn)
+    np.testing.assert_array_equal(
+        panel.biased_curve.yData, panel.state.readouts()["weights_with_bias"]
+    )
+
+
+def test_distance_axes_end_at_a_nice_number_over_the_last_position(qtbot: QtBot) -> None:
+    # the key and distance axes keep their range while the length stays under one "nice" end
+    panel = shown(qtbot, positions=64)
+    plots = (panel.bias_plot, panel.att_plot, panel.cmp_plot)
+
+    def ranges() -> list[list[float]]:
+        return [p.getViewBox().viewRange()[0] for p in plots]
+
+    kept = ranges()
+    for low, high in kept:
+        assert low < 0 < 63 < 0.95 * 80 < high  # the end: 80, not 63
+    panel.state.set("positions", 75)
+    panel.refresh_now()
+    assert ranges() == kept
+    assert panel.data()["bias_lines"]["distance"].values[-1] == 74  # the lines end at L − 1
+    panel.state.set("positions", 90)
+    panel.refresh_now()
+    for (low, high), (_, was) in zip(ranges(), kept, strict=True):
+        assert low < 0 < 89 < 0.95 * 100 < high and high > was

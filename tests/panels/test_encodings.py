@@ -10,6 +10,7 @@ import torch
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QComboBox, QPushButton, QSpinBox
 from pytestqt.qtbot import QtBot
+from test_alibi import show
 
 from posenc_gui.core import binary_encoding, sinusoidal_encoding
 from posenc_gui.panels.encodings import PANEL, EncodingsPanel
@@ -21,15 +22,8 @@ SIZE = (1600, 1000)
 
 
 def shown(qtbot: QtBot, **values: object) -> EncodingsPanel:
-    """A panel laid out at the render size, as ``posenc-gui render`` does it."""
-    p = PANEL(ParamState(PANEL.model, values))  # type: ignore[arg-type]
-    qtbot.addWidget(p)
-    p.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
-    p.resize(*SIZE)
-    p.show()
-    QApplication.processEvents()
-    p.refresh_now()
-    return p
+    """The encodings panel laid out at the render size (the ALiBi tests' helper)."""
+    return show(qtbot, PANEL, **values)
 
 
 def text(label: object) -> str:
