@@ -53,6 +53,10 @@ from posenc_gui.widgets.binding import bind_value
 SLIDER_STEPS = 1000
 
 
+#: The narrowest a value field is (pixels): short ranges still get a field one can click.
+FIELD_MIN_WIDTH = 100
+
+
 class SliderMap:
     """Maps a parameter value to an integer slider position and back.
 
@@ -293,6 +297,8 @@ class _TypedField:
     entry: TypedEntry
     _widest: tuple[float, float] | None = None
     _hints: tuple[QSize, QSize] | None = None
+    #: Called after the hints were measured again (the group aligns its fields' widths).
+    on_refit: Callable[[], None] | None = None
 
     def _init_entry(self) -> None:
         self.entry = TypedEntry(self)  # type: ignore[arg-type]
@@ -325,6 +331,12 @@ class _TypedField:
         finally:
             blocker.unblock()
         self._hints = hints
+        # A fixed height and (from the group) width: Qt then asks no layout pass of the column
+        # when a new dynamic range calls updateGeometry (one each step of the number of
+        # positions: the whole side column laid out again, ~1 ms).
+        spin.setFixedHeight(hints[0].height())
+        if self.on_refit is not None:
+            self.on_refit()
         spin.updateGeometry()
 
     def sizeHint(self) -> QSize:
@@ -415,6 +427,17 @@ class ControlGroup(QGroupBox):
         self.grid.setHorizontalSpacing(8)
         self.grid.setVerticalSpacing(4)
         self.widgets: dict[str, QWidget] = {}
+        self._fields: list[IntField | FloatField] = []
+
+    def _align_fields(self) -> None:
+        """Give every value field of the group the width of the widest (fixed: see
+        :meth:`_TypedField._refit`), so they line up as one column."""
+        if not self._fields:
+            return
+        width = max(max(f.sizeHint().width(), FIELD_MIN_WIDTH) for f in self._fields)
+        for f in self._fields:
+            if f.minimumWidth() != width or f.maximumWidth() != width:
+                f.setFixedWidth(width)
 
     def _label(self, param: Param, buddy: QWidget) -> QLabel:
         text = param.label + (f" ({param.unit})" if param.unit else "")
@@ -462,7 +485,8 @@ class ControlGroup(QGroupBox):
         spin.setToolTip(_tooltip(param))
         spin.setKeyboardTracking(False)
         spin.setAlignment(Qt.AlignmentFlag.AlignRight)
-        spin.setMinimumWidth(100)
+        self._fields.append(spin)
+        spin.on_refit = self._align_fields
         if param.unit:
             spin.setSuffix(f" {param.unit}")
         # Only reached if Qt interprets a text itself (the field commits first): never clamp.
