@@ -20,6 +20,7 @@ import math
 from collections.abc import Sequence
 from typing import Literal
 
+import numpy as np
 import torch
 from torch import Tensor, nn
 
@@ -382,10 +383,7 @@ def sinusoidal_column_means(
     if n_min < 1.0:
         raise ValueError("last must be >= first for every interval")
     half = dim // 2
-    if layout_s == "interleaved":
-        pair, is_sin = cols // 2, cols % 2 == 0
-    else:
-        pair, is_sin = cols % half, cols < half
+    pair = cols // 2 if layout_s == "interleaved" else cols % half
     omega = _inverse_frequencies(dim, base)[pair]  # in (0, 1]: no reduction modulo 2π needed
     # Computed column by column (rows of ``out``): each row a contiguous run of positions.
     if n_max == 1.0:  # one position per interval: the ratio sin(ω/2)/sin(ω/2) is exactly 1
@@ -394,17 +392,44 @@ def sinusoidal_column_means(
         ratio, inverse = _dirichlet_ratio_unique(n, omega)  # (U, C): U distinct counts
     mid = ((a + b) / 2.0)[None, :]
     out = torch.empty((cols.shape[0], a.shape[0]), dtype=torch.float64)
-    sin_idx = torch.nonzero(is_sin).reshape(-1)
-    cos_idx = torch.nonzero(~is_sin).reshape(-1)
-    if sin_idx.numel():
-        out[sin_idx] = torch.sin(omega[sin_idx][:, None] * mid)
-    if cos_idx.numel():
-        out[cos_idx] = torch.cos(omega[cos_idx][:, None] * mid)
+    for rows, fn in zip(_row_groups(cols, layout_s, half), (torch.sin, torch.cos), strict=True):
+        # each group's angles one contiguous block, whose sin/cos is taken at once (a strided
+        # view would take the scalar path at the end of every row, which may differ from the
+        # vectorised one in the last bit: the same blocks as always give the same bits)
+        if isinstance(rows, Tensor):
+            if rows.numel():
+                out[rows] = fn(omega[rows][:, None] * mid)
+        elif len(range(*rows.indices(out.shape[0]))) == out.shape[0]:  # every row
+            out = fn(omega[:, None] * mid)
+        elif len(range(*rows.indices(out.shape[0]))):
+            out[rows] = fn(omega[rows][:, None] * mid)
     if ratio.shape[0] == 1:
         out *= ratio.T  # (C, 1) broadcast over the positions
-    elif ratio.shape[0] > 1:
+    elif ratio.shape[0] == 2:  # the usual two counts (pixels of equal width): a select, no gather
+        assert inverse is not None
+        out *= torch.where(inverse.bool()[None, :], ratio[1][:, None], ratio[0][:, None])
+    elif ratio.shape[0] > 2:
         out *= ratio.T[:, inverse]
     return out if columns_first else out.T.contiguous()
+
+
+def _row_groups(cols: Tensor, layout: str, half: int) -> tuple[slice | Tensor, slice | Tensor]:
+    """The rows (indices into ``cols``) holding a sine and those holding a cosine.
+
+    Consecutive columns (an image showing every column of its range) give slices, copied into
+    without an index: every other row in the interleaved layout, a block of sines then one of
+    cosines in the concatenated one. Other columns give index tensors.
+    """
+    c = cols.numpy()
+    n = len(c)
+    if n == 0 or int(c[-1]) - int(c[0]) != n - 1 or (n > 2 and not (np.diff(c) == 1).all()):
+        is_sin = cols % 2 == 0 if layout == "interleaved" else cols < half
+        return torch.nonzero(is_sin).reshape(-1), torch.nonzero(~is_sin).reshape(-1)
+    if layout == "interleaved":  # sines in the even columns
+        first = int(c[0]) % 2
+        return slice(first, n, 2), slice(1 - first, n, 2)
+    split = min(max(half - int(c[0]), 0), n)  # columns below d/2 hold the sines
+    return slice(0, split, 1), slice(split, n, 1)
 
 
 def sinusoidal_dot_by_offset(offsets: RealVector, dim: int, base: float = 10000.0) -> Tensor:

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 import torch
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QPainter, QPen, QTextDocument
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -496,6 +496,24 @@ class ViewGuides(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyp
                 p.drawLine(QPointF(0.0, y), QPointF(w, y))
 
 
+def _store_limits(
+    vb: pg.ViewBox,
+    x: tuple[float, float],
+    y: tuple[float, float],
+    min_x_range: float,
+    min_y_range: float,
+) -> None:
+    """What ``vb.setLimits(xMin=…, xMax=…, yMin=…, yMax=…, minXRange=…, minYRange=…)`` stores,
+    without the range update it runs at once: the caller sets the new range next, whose update
+    applies the new limits (``setLimits`` first would update the view range twice a step, with
+    every linked view and axis following each time)."""
+    limits = vb.state["limits"]
+    limits["xLimits"] = [x[0], x[1]]
+    limits["yLimits"] = [y[0], y[1]]
+    limits["xRange"][0] = min_x_range
+    limits["yRange"][0] = min_y_range
+
+
 def _settle(*boxes: pg.ViewBox) -> None:
     """Apply new view ranges now, not in the next paint.
 
@@ -518,6 +536,31 @@ def _draw_directly(*items: QGraphicsItem) -> None:
     """
     for item in items:
         item.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+
+
+class StraightCurve(styled.PixelCurve):
+    """A :class:`~posenc_gui.widgets.styled.PixelCurve` whose points lie on one straight line
+    (in the view's coordinates), drawn as the one segment from its first point to its last.
+
+    The wavelength plot's ``log10 λ_i = log10 2π + (2i/d)·log10 base`` is linear in ``i``: the
+    polyline through its ``d/2`` points (2048 of them at d = 4096, a fraction of a pixel each)
+    is that segment, whose ends are stroked once instead of once per point (~0.3 ms a curve
+    for large d). The data (``xData``, ``yData``, ``getData()``) keep every point.
+    """
+
+    def paint(
+        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        x, y = self.xData, self.yData
+        if len(x) < 2:
+            return
+        t = p.transform()
+        line = QLineF(t.map(QPointF(float(x[0]), float(y[0]))),
+                      t.map(QPointF(float(x[-1]), float(y[-1]))))  # fmt: skip
+        p.resetTransform()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, bool(self.opts["antialias"]))
+        p.setPen(self.opts["pen"])
+        p.drawLine(line)
 
 
 def _other(fn: str) -> str:
@@ -573,6 +616,9 @@ class KeptLabel(ReadoutLabel):
                 self._doc, self._values, self._slots, self._heights = hit
                 self._skeleton = skeleton
                 self.reused += 1
+            # the blocks laid out at the last paint were another document's: an in-place
+            # edit of this one must repaint the whole label, not only the blocks it changed
+            self._blocks = []
             while len(self._kept) > KEPT_DOCUMENTS:
                 oldest = next(iter(self._kept))
                 self._kept.pop(oldest)[0].deleteLater()
@@ -851,8 +897,10 @@ class HeatmapPanel(Panel):
         # one dashed line, and a moved line repaints only its old and new strips anyway
         return line
 
-    def _wl_curve(self, role: str) -> styled.PixelCurve:
-        item = styled.pixel_curve(self.book, self.wl_plot, role, "bold")
+    def _wl_curve(self, role: str) -> StraightCurve:
+        item = StraightCurve()
+        self.wl_plot.addItem(item)
+        self.book.add(lambda st: item.setPen(st.pen(role, "bold")))
         _draw_directly(item)
         return item
 
@@ -913,14 +961,17 @@ class HeatmapPanel(Panel):
         # heatmap's x, the linked curve plot) alone, a ``positions`` step the dimensions
         new_x = x if (x0, x1) != x else None
         new_y = y if (y0, y1) != y else None
-        if (positions, shown) != self._limits:  # setLimits re-checks the whole range
+        limits_moved = (positions, shown) != self._limits
+        if limits_moved:
             self._limits = (positions, shown)
-            vb.setLimits(
-                xMin=-0.5, xMax=positions - 0.5, yMin=-0.5, yMax=shown - 0.5,
-                minXRange=min(4.0, float(positions)), minYRange=min(2.0, float(shown)),
+            _store_limits(
+                vb, (-0.5, positions - 0.5), (-0.5, shown - 0.5),
+                min(4.0, float(positions)), min(2.0, float(shown)),
             )  # fmt: skip
-        if new_x is not None or new_y is not None:
+        if new_x is not None or new_y is not None:  # applies the new limits too
             vb.setRange(xRange=new_x, yRange=new_y, padding=0.0)
+        elif limits_moved:
+            vb.updateViewRange()
         if tuple(self.curve_vb.viewRange()[0]) != x:
             self.curve_vb.setXRange(*x, padding=0.0)
         self._extent = (positions, shown)

@@ -179,3 +179,71 @@ def test_inverse_frequencies_are_cached_but_never_shared() -> None:
     two = inverse_frequencies(64, 10000.0)
     assert float(two[0]) == 1.0 and float(two[1]) == pytest.approx(10000.0 ** (-2 / 64))
     assert two.data_ptr() != inverse_frequencies(64, 10000.0).data_ptr()
+
+
+def _column_means_by_index(
+    first: torch.Tensor, last: torch.Tensor, cols: list[int], dim: int, base: float, layout: str
+) -> torch.Tensor:
+    """The pixel means computed the plain way: sines and cosines gathered by index tensors,
+    the counts' ratio gathered per position ((columns, positions), as ``columns_first``)."""
+    c = torch.tensor(cols, dtype=torch.int64)
+    half = dim // 2
+    pair, is_sin = (c // 2, c % 2 == 0) if layout == "interleaved" else (c % half, c < half)
+    omega = inverse_frequencies(dim, base)[pair]
+    n = last - first + 1.0
+    mid = ((first + last) / 2.0)[None, :]
+    out = torch.empty((len(cols), len(first)), dtype=torch.float64)
+    for rows, fn in ((torch.nonzero(is_sin), torch.sin), (torch.nonzero(~is_sin), torch.cos)):
+        rows = rows.reshape(-1)
+        if rows.numel():
+            out[rows] = fn(omega[rows][:, None] * mid)
+    if float(n.max()) > 1.0:
+        half_w = omega / 2.0
+        uniq, inverse = torch.unique(n, return_inverse=True)
+        num = torch.sin(uniq[:, None] * half_w[None, :])
+        den = uniq[:, None] * torch.sin(half_w)[None, :]
+        zero = torch.sin(half_w)[None, :] == 0.0
+        ratio = torch.where(zero, torch.ones_like(num), num / torch.where(zero, 1.0, den))
+        out *= ratio.T[:, inverse]
+    return out
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "concat"])
+@pytest.mark.parametrize(
+    "cols",
+    [
+        list(range(0, 64)),  # every column: sines and cosines as two regular runs
+        list(range(7, 40)),  # consecutive from an odd column (a cosine first, interleaved)
+        list(range(20, 45)),  # consecutive across d/2 (concat: sines, then cosines)
+        list(range(40, 64)),  # consecutive, all cosines (concat)
+        [5],  # one column
+        [0, 3, 17, 62, 63, 8],  # scattered (an image with fewer pixel rows than columns)
+        [2, 4, 6, 9, 11],  # regular steps that are not consecutive columns
+    ],
+)
+@pytest.mark.parametrize("counts", ["one", "two", "many"])
+def test_column_means_bits_do_not_depend_on_the_columns_pattern(
+    layout: str, cols: list[int], counts: str
+) -> None:
+    """Runs of rows (slices) or scattered rows (indices), one, two or many positions per
+    pixel: the same bits as the plain computation (each function's angles one block)."""
+    k = 37
+    if counts == "one":
+        first = torch.arange(1000, 1000 + k, dtype=torch.float64)
+        last = first.clone()
+    elif counts == "two":  # pixels of two widths, as when positions do not divide evenly
+        widths = torch.tensor([3.0 if i % 3 else 4.0 for i in range(k)], dtype=torch.float64)
+        first = torch.cumsum(widths, 0) - widths + 12_345.0
+        last = first + widths - 1.0
+    else:
+        widths = torch.arange(1, k + 1, dtype=torch.float64)
+        first = torch.cumsum(widths, 0) - widths
+        last = first + widths - 1.0
+    want = _column_means_by_index(first, last, cols, 64, 777.0, layout)
+    got = sinusoidal_column_means(
+        first, last, cols, 64, 777.0, layout=layout, columns_first=True,  # type: ignore[arg-type]
+    )  # fmt: skip
+    assert got.shape == want.shape and got.is_contiguous()
+    assert torch.equal(got, want)
+    rows = sinusoidal_column_means(first, last, cols, 64, 777.0, layout=layout)  # type: ignore[arg-type]
+    assert rows.is_contiguous() and torch.equal(rows, want.T)

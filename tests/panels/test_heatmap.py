@@ -21,6 +21,7 @@ from posenc_gui.panels.heatmap import MAX_SAMPLES, HeatmapPanel, axis_samples, p
 from posenc_gui.state import ParamState
 from posenc_gui.state.heatmap import HeatmapModel
 from posenc_gui.widgets import style as S  # noqa: N812 (the brief's spelling)
+from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer
 
 DIVERGING = S.COLORMAPS["diverging"]
@@ -714,12 +715,26 @@ def test_a_new_extent_sets_only_the_ranges_that_move(panel: HeatmapPanel) -> Non
     panel.refresh_now()
     heat = _count_calls(panel.heat_vb, "setRange")
     curve = _count_calls(panel.curve_vb, "setXRange")
-    limits = _count_calls(panel.heat_vb, "setLimits")
+    updates = _count_calls(panel.heat_vb, "updateViewRange")
     panel.state.set("dim", 256)  # the dimensions move, the positions do not
     panel.refresh_now()
-    assert len(limits) == 1 and len(heat) == 1 and not curve
+    assert len(heat) == 1 and not curve
     assert ("xRange", None) in heat[0] and ("yRange", (-0.5, 255.5)) in heat[0]
     assert panel.heat_vb.viewRange() == [[-0.5, 99.5], [-0.5, 255.5]]
+    # the new limits (as setLimits stores them) applied by the range's one update
+    limits = panel.heat_vb.state["limits"]
+    assert limits["xLimits"] == [-0.5, 99.5] and limits["yLimits"] == [-0.5, 255.5]
+    assert limits["xRange"] == [4.0, None] and limits["yRange"] == [2.0, None]
+    assert len(updates) == 1
+    panel.state.set("dim", 64)  # fewer columns: the range within the new limits at once
+    panel.refresh_now()
+    assert panel.heat_vb.viewRange() == [[-0.5, 99.5], [-0.5, 63.5]]
+    assert limits["yLimits"] == [-0.5, 63.5] and len(updates) == 2
+    panel.heat_vb.setRange(yRange=(-10.0, 100.0), padding=0.0)  # beyond them: clamped
+    assert panel.heat_vb.viewRange()[1] == [-0.5, 63.5]
+    panel.state.set("dim", 256)
+    panel.refresh_now()
+    limits = _count_calls(panel.heat_vb, "setLimits")
     heat.clear()
     panel.state.set("positions", 300)  # the positions move: the linked curve plot with them
     panel.refresh_now()
@@ -862,6 +877,16 @@ def test_sine_and_cosine_columns_reuse_their_label_documents(panel: HeatmapPanel
         assert hover._doc.toPlainText().count(f"PE[{panel.state.as_int('position')}, {j}]") == 1
         assert f"PE[p, {j}] = {fn}" in curve._doc.toPlainText()
     assert (hover.parsed, curve.parsed) == parsed and hover.reused == curve.reused == 4
+    # a document taken back differs from the one shown beyond its values (colours, words):
+    # the whole label is repainted, not only the blocks whose values changed
+    for label in (hover, curve):
+        label.repaint()
+    updates = [_count_calls(hover, "update"), _count_calls(curve, "update")]
+    panel.state.set("dimension", 4)  # a sine again: documents taken back, values edited
+    panel.refresh_now()
+    for label, calls in zip((hover, curve), updates, strict=True):
+        assert label.reused == 5 and calls
+        assert all(args in ((), (label.rect(),)) for args in calls), calls
     # a style change drops the kept documents (their fonts and colours are the old ones)
     assert hover._kept
     try:
@@ -872,3 +897,58 @@ def test_sine_and_cosine_columns_reuse_their_label_documents(panel: HeatmapPanel
     finally:
         S.hub().set_style(S.Style())
         panel.refresh_now()
+
+
+def _render_curve(item: Any, size: tuple[int, int], transform: Any) -> np.ndarray:
+    """The item's pixels (alpha of what it drew) on a transparent image."""
+    from PySide6.QtGui import QPainter
+
+    img = QImage(size[0], size[1], QImage.Format.Format_ARGB32_Premultiplied)
+    img.fill(0)
+    p = QPainter(img)
+    try:
+        p.setTransform(transform)
+        item.paint(p, None, None)
+    finally:
+        p.end()
+    bits = np.frombuffer(img.constBits(), dtype=np.uint8).reshape(size[1], size[0], 4)
+    return bits[:, :, 3].astype(int)
+
+
+def test_wavelength_curves_are_straight_and_drawn_as_one_segment(panel: HeatmapPanel) -> None:
+    """log10 λ_i is linear in i: each wavelength curve keeps every pair in its data and draws
+    the segment through its ends, the pixels of the polyline through all its points."""
+    from PySide6.QtGui import QTransform
+
+    from posenc_gui.panels.heatmap import StraightCurve
+
+    assert isinstance(panel.wl_full, StraightCurve) and isinstance(panel.wl_never, StraightCurve)
+    for dim, base, positions in ((8, 10.0, 5), (128, 10000.0, 100), (4096, 1e7, 5000)):
+        panel.state.update({"dim": dim, "base": base, "positions": positions})
+        panel.refresh_now()
+        lam = 2 * math.pi / (base ** (-np.arange(0, dim, 2) / dim))
+        xs = np.concatenate([panel.wl_full.xData, panel.wl_never.xData])
+        ys = np.concatenate([panel.wl_full.yData, panel.wl_never.yData])
+        assert list(xs) == list(range(dim // 2))  # every pair, in order
+        np.testing.assert_allclose(ys, np.log10(lam), rtol=1e-12)
+        for item in (panel.wl_full, panel.wl_never):
+            x, y = item.getData()
+            if len(x) >= 2:  # every point on the segment through the ends
+                line = y[0] + (x - x[0]) * (y[-1] - y[0]) / (x[-1] - x[0])
+                np.testing.assert_allclose(y, line, rtol=0, atol=1e-9 * max(1.0, abs(y).max()))
+    # drawn: the pixels of the polyline through every point (up to antialiasing where the
+    # polyline's segments overlap)
+    x = np.arange(40, dtype=np.float64)
+    y = 0.8 + x * 0.05
+    poly, one = styled.PixelCurve(), StraightCurve()
+    pen = panel.wl_full.opts["pen"]
+    for item in (poly, one):
+        item.setPen(pen)
+        item.setData(x, y)
+    t = QTransform(7.0, 0.0, 0.0, -60.0, 10.0, 200.0)  # data -> pixels, y up
+    a, b = _render_curve(poly, (300, 220), t), _render_curve(one, (300, 220), t)
+    assert a.sum() > 0
+    # the same pixels touched (the polyline's overlapping segment ends blend its antialiased
+    # edges several times over: there, a shade darker than the line's own edge)
+    assert np.count_nonzero((a > 0) != (b > 0)) <= 0.01 * np.count_nonzero(a)
+    assert np.all(a[b == 255] == 255)  # the line's core is the polyline's
