@@ -33,7 +33,8 @@ import pyqtgraph as pg
 import shiboken6
 import torch
 from PySide6.QtCore import QObject, QPointF, Signal
-from PySide6.QtWidgets import QGraphicsItem, QWidget
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QWidget
 
 from posenc_gui import core
 from posenc_gui.core.rope import (
@@ -127,6 +128,9 @@ class RopePanel(Panel):
         self._bound_results: dict[tuple[Any, ...], np.ndarray] = {}
         #: Per view: the key of what it shows and the arrays it recorded (see _keyed_view).
         self._shown: dict[str, tuple[tuple[Any, ...], dict[str, Series]]] = {}
+        #: Derived quantities looked up in the current flush, and its values (see _lookups).
+        self._lookup: dict[str, Any] = {}
+        self._lookup_values: object = None
         #: Refreshes that found nothing to redraw, per view.
         self.skipped: Counter[str] = Counter()
         self._relay = _Relay(self)
@@ -149,19 +153,18 @@ class RopePanel(Panel):
             "2nd component",
         )  # fmt: skip
         self.circle_plot.setAspectLocked(True)
-        # the dotted circles change only with the pair's lengths (styled, pixel-cached items);
-        # the arrows and arcs, which m and n move, are bare uncached curve items
-        # (PlotDataItem.setData adds dataset bookkeeping; a few segments draw faster than a
-        # cache pixmap is made)
-        self.q_circle = styled.curve(b, self.circle_plot, "query", "hair", "dot")
-        self.k_circle = styled.curve(b, self.circle_plot, "key", "hair", "dot")
+        # every line is a house PixelCurve (the segments pyqtgraph's PlotCurveItem draws in the
+        # app's segmented line mode, mapped to pixels with numpy: no per-set bookkeeping, about
+        # a third of its paint); each keeps its pixels while a step leaves it alone (kept_lines)
+        self.q_circle = _line(b, self.circle_plot, "query", "hair", "dot")
+        self.k_circle = _line(b, self.circle_plot, "key", "hair", "dot")
         self.q_arc = _line(b, self.circle_plot, "query", "line")
         self.k_arc = _line(b, self.circle_plot, "key", "line")
         self.between_arc = _line(b, self.circle_plot, "accent", "bold")
-        self.q_before = _line(b, self.circle_plot, "query", "line", "dash", connect="finite")
-        self.k_before = _line(b, self.circle_plot, "key", "line", "dash", connect="finite")
-        self.q_after = _line(b, self.circle_plot, "query", "heavy", connect="finite")
-        self.k_after = _line(b, self.circle_plot, "key", "heavy", connect="finite")
+        self.q_before = _line(b, self.circle_plot, "query", "line", "dash")
+        self.k_before = _line(b, self.circle_plot, "key", "line", "dash")
+        self.q_after = _line(b, self.circle_plot, "query", "heavy")
+        self.k_after = _line(b, self.circle_plot, "key", "heavy")
         # labels at the arrow tips (instead of a legend that would cover the circle)
         self.tip_texts = {
             key: styled.text(b, self.circle_plot, role, anchor=(0.5, 0.5))
@@ -241,15 +244,24 @@ class RopePanel(Panel):
         for plot in (self.circle_plot, self.curve_plot, self.decay_plot, self.matrix_plot):
             styled.cache_texts(plot)
         styled.render_in_colour(self.matrix_plot)
+        _render_rgb32(self.matrix_image)
         #: Lines whose pixels are kept only while a step leaves them alone (see flush): the
         #: markers that m and n move pass over them; dim, seed, base... redraw them.
         self.kept_lines = (
-            self.q_circle.curve, self.k_circle.curve, self.score_curve, self.qk_curve,
-            self.score_band, self.qk_band, self.abs_curve, self.abs_qk_curve, self.bound_curve,
+            self.q_circle, self.k_circle, self.q_arc, self.k_arc, self.between_arc,
+            self.q_before, self.k_before, self.q_after, self.k_after, self.diagonal_line,
+            self.score_curve, self.qk_curve, self.score_band, self.qk_band, self.abs_curve,
+            self.abs_qk_curve, self.bound_curve,
         )  # fmt: skip
 
         # ---- layout comparison ---------------------------------------------------------------
         self.layout_label = ReadoutLabel("layout_readout", self, b)
+        # read-outs paint their own background (the palette's, as their parents'): a new value
+        # then repaints the read-out alone, not first the part of the plot grid or side column
+        # beneath it
+        for label in (self.invariance_label, self.pair_label, self.circle_formula,
+                      self.curve_formula, self.layout_label):  # fmt: skip
+            label.setAutoFillBackground(True)
 
         # ---- views ---------------------------------------------------------------------------
         circle_inputs = ("pair", "query_key", "scores", "rotation")
@@ -305,7 +317,8 @@ class RopePanel(Panel):
             lambda c: (c["positions"], c["scores"], c["query_key"], c["bound"],
                        c.values.as_int("range_max"), c.values.as_int("dim"), self._curve_group),
         )  # fmt: skip
-        self.view("matrix", self.matrix_plot, matrix_inputs, self._refresh_matrix)
+        self.view("matrix", self.matrix_plot, matrix_inputs,
+                  lambda c: self._refresh_matrix(_Memo(c, self._lookups(c))))  # fmt: skip
         self._keyed_view(
             "matrix_marker", self.matrix_plot, ("m", "n", "window", "matrix_window"),
             self._refresh_matrix_marker,
@@ -342,7 +355,7 @@ class RopePanel(Panel):
         """
 
         def run(outer: Context) -> None:
-            ctx = _Memo(outer)  # the key and the refresh look each quantity up once
+            ctx = _Memo(outer, self._lookups(outer))  # each quantity looked up once a flush
             k = (ctx.style, *key(ctx))
             last = self._shown.get(name)
             if last is not None and last[0] == k:
@@ -355,6 +368,15 @@ class RopePanel(Panel):
             self._shown[name] = (k, ctx.view.data())
 
         self.view(name, widget, inputs, run)
+
+    def _lookups(self, ctx: Context) -> dict[str, Any]:
+        """The derived quantities looked up so far with the values ``ctx`` refreshes with:
+        shared by the views of one flush (they all get the same values), forgotten when the
+        values change (the next flush)."""
+        values = ctx._all
+        if values is not self._lookup_values:
+            self._lookup_values, self._lookup = values, {}
+        return self._lookup
 
     # -- view state (zoom of the distance plots) ------------------------------------------------
     def view_state(self) -> dict[str, Any]:
@@ -425,10 +447,10 @@ class RopePanel(Panel):
         # each item is set only when its own inputs changed (m moves R_m q and its arc only)
         _put(self.q_circle, (q_len,), lambda: styled.circle_xy(q_len))
         _put(self.k_circle, (k_len,), lambda: styled.circle_xy(k_len))
-        _put(self.q_before, (*qp, head), lambda: styled.arrow_xy(0.0, 0.0, *qp, head=head))
-        _put(self.k_before, (*kp, head), lambda: styled.arrow_xy(0.0, 0.0, *kp, head=head))
-        _put(self.q_after, (*qr, head), lambda: styled.arrow_xy(0.0, 0.0, *qr, head=head))
-        _put(self.k_after, (*kr, head), lambda: styled.arrow_xy(0.0, 0.0, *kr, head=head))
+        _put(self.q_before, (*qp, head), lambda: _arrow(*qp, head))
+        _put(self.k_before, (*kp, head), lambda: _arrow(*kp, head))
+        _put(self.q_after, (*qr, head), lambda: _arrow(*qr, head))
+        _put(self.k_after, (*kr, head), lambda: _arrow(*kr, head))
         tips = {"Rq": qr, "Rk": kr, "q": qp, "k": kp}
         spots = tip_label_positions(tips, big)
         texts = {"q": "q", "k": "k", "Rq": "R<sub>m</sub>q", "Rk": "R<sub>n</sub>k"}
@@ -883,9 +905,10 @@ class RopePanel(Panel):
         dist = m - n
         x_lo, x_hi = max(n0, m0 - dist), min(n0 + size, m0 + size - dist)
         if x_hi > x_lo:
-            self.diagonal_line.setData([x_lo, x_hi], [x_lo + dist, x_hi + dist])
+            xs = np.array([x_lo, x_hi], dtype=np.float64)
+            self.diagonal_line.setData(xs, xs + dist)
         else:
-            self.diagonal_line.setData([], [])
+            self.diagonal_line.setData(np.zeros(0), np.zeros(0))
         self.matrix_dot.setData([n + 0.5], [m + 0.5])
         ctx.record("cell", [m, n], "the cell (m, n)")
 
@@ -937,15 +960,18 @@ class RopePanel(Panel):
 
 
 class _Memo(Context):
-    """The context of one view run with each derived quantity looked up once (a lookup builds
-    its inputs' key from their reprs; the key and the refresh of a view ask for the same ones).
-    """
+    """The context of one view run with each derived quantity looked up once in ``shared``
+    (a lookup builds its inputs' key from their reprs; the views of a flush, and the key and
+    the refresh of each, ask for the same ones). A quantity the view did not declare still
+    raises :class:`KeyError`."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, shared: dict[str, Any]) -> None:
         self.__dict__.update(ctx.__dict__)
-        self._memo: dict[str, Any] = {}
+        self._memo = shared
 
     def __getitem__(self, name: str) -> Any:
+        if name not in self._declared:
+            return super().__getitem__(name)  # raises KeyError
         try:
             return self._memo[name]
         except KeyError:
@@ -1003,22 +1029,77 @@ def _steady(need: float, current: float | None, slack: float) -> float:
 
 
 def _line(
-    book: StyleBook,
-    w: pg.PlotWidget,
-    role: str,
-    width: str,
-    line: LineStyle = "solid",
-    cache: bool = False,
-    **kw: object,
-) -> pg.PlotCurveItem:
-    """A line like :func:`styled.curve` as a bare ``PlotCurveItem`` (no ``PlotDataItem``
-    bookkeeping per ``setData``); ``cache``: keep its pixels while other items move over it."""
-    item = pg.PlotCurveItem(**kw)
+    book: StyleBook, w: pg.PlotWidget, role: str, width: str, line: LineStyle = "solid"
+) -> styled.PixelCurve:
+    """An empty line of ``role`` as a house :class:`~posenc_gui.widgets.styled.PixelCurve`,
+    like :func:`styled.pixel_curve` with a ``line`` style (dashes, dots).
+
+    pyqtgraph's ``PlotCurveItem`` in the app's segmented line mode draws the same segments
+    with the same pen (a dash pattern starts again at each segment in both), through the view
+    transform and after its per-set bookkeeping; this one maps them to pixels with numpy.
+    """
+    item = styled.PixelCurve()
     w.addItem(item)
-    if cache:
-        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
     book.add(lambda st: item.setPen(st.pen(role, width, line)))
     return item
+
+
+#: Which segments of an arrow (shaft, then the two strokes of its head) are drawn.
+_ARROW_CONNECT = np.array([True, False, True, True, False])
+
+
+def _arrow(x: float, y: float, head: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`styled.arrow_xy` from the origin to ``(x, y)`` as points and segment flags for a
+    :class:`~posenc_gui.widgets.styled.PixelCurve` (the segments of ``connect="finite"``)."""
+    xs, ys = styled.arrow_xy(0.0, 0.0, x, y, head=head)
+    if len(xs) < 2:  # no length: nothing to draw
+        return xs, ys, np.zeros(len(xs), dtype=bool)
+    keep = np.isfinite(xs)
+    return xs[keep], ys[keep], _ARROW_CONNECT
+
+
+def _render_rgb32(item: pg.ImageItem) -> None:
+    """Render the heat map straight to 32-bit colour: the pixels of pyqtgraph's render and
+    the house's conversion (:func:`styled.render_in_colour`), without their per-render work.
+
+    pyqtgraph scales a float image to 8-bit indices, builds a 256-entry Qt colour table from
+    the lookup table (a Python call per entry) and makes an indexed image, which the house
+    converts to 32-bit colour; here the same indices (pyqtgraph's ``rescaleData``, as its
+    render calls it) pick the colours from a table of 32-bit pixels kept per lookup table. Any
+    other image (NaNs, other lookup tables or levels) goes the usual way.
+    """
+    usual = item.render
+    tables: dict[bytes, np.ndarray] = {}
+
+    def render() -> None:
+        image, lut, levels = item.image, item.lut, item.levels
+        plain = (
+            isinstance(image, np.ndarray) and image.ndim == 2 and image.size > 0
+            and image.dtype.kind == "f" and image.flags.c_contiguous
+            and isinstance(lut, np.ndarray) and lut.shape == (256, 3) and lut.dtype == np.uint8
+            and levels is not None and np.ndim(levels) == 1 and len(levels) == 2
+            and not item.autoDownsample and item.axisOrder == "row-major"
+        )  # fmt: skip
+        if not plain or not np.isfinite(image.min()):
+            usual()
+            return
+        key = lut.tobytes()
+        table = tables.get(key)
+        if table is None:
+            rgb = lut.astype(np.uint32)
+            table = 0xFF000000 | (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
+            if len(tables) >= 4:
+                tables.clear()
+            tables[key] = table
+        lo, hi = float(levels[0]), float(levels[1])
+        scale = 256 / ((hi - lo) or 1)  # as pyqtgraph: indices (x − lo)·256/(hi − lo), clipped
+        index = pg.functions.rescaleData(image, scale, lo, dtype=np.uint8, clip=(0, 255))
+        pixels = np.ascontiguousarray(table[index])
+        item.qimage = pg.functions.ndarray_to_qimage(pixels, QImage.Format.Format_RGB32)
+        item._renderRequired = False
+        item._unrenderable = False
+
+    item.render = render
 
 
 def _lower_thread_priority() -> None:
@@ -1043,14 +1124,15 @@ def _envelope(
 
 
 def _put(
-    item: pg.PlotCurveItem | pg.PlotDataItem,
+    item: styled.PixelCurve,
     key: tuple[float, ...],
-    make: Callable[[], tuple[np.ndarray, np.ndarray]],
+    make: Callable[[], tuple[np.ndarray, ...]],
 ) -> None:
-    """``item.setData(*make())`` unless ``key`` (what the data is made from) is unchanged: a
-    new ``setData`` drops the item's cached pixels and repaints it."""
+    """``item.setData(x, y[, connect])`` from ``make()`` unless ``key`` (what the data is made
+    from) is unchanged: new data drops the item's cached pixels and repaints it."""
     if getattr(item, "_rope_key", None) != key:
-        item.setData(*make())
+        x, y, *connect = make()
+        item.setData(x, y, connect=connect[0] if connect else "all")
         item._rope_key = key
 
 

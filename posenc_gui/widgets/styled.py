@@ -86,6 +86,19 @@ class FitTitle(pg.LabelItem):  # type: ignore[misc]
             self.item.setScale(max(avail / natural, 0.5))
         super().resizeEvent(ev)
 
+    #: The height the plot's layout was last asked to make room for.
+    _laid_height: float | None = None
+
+    def updateGeometry(self) -> None:
+        """Ask for a layout pass only when the title's height changed: its width is the
+        plot's (a new text is scaled to fit it, see :meth:`resizeEvent`), so a new title of the
+        same height (one with a live number) re-lays out no plot."""
+        height = self.minimumHeight()
+        if height == self._laid_height:
+            return
+        self._laid_height = height
+        super().updateGeometry()
+
     def updateMin(self) -> None:
         bounds = self.itemRect()
         self.setMinimumWidth(0)
@@ -1010,8 +1023,19 @@ def fast_axis_lines(axis: pg.AxisItem) -> None:
         p.setRenderHint(QPainter.RenderHint.Antialiasing, antialias)
         axis.picture.play(p)
 
+    culling = [False]
+
+    def draw_specs(p: QPainter) -> Any:
+        # pyqtgraph keeps the tick labels that lie in the axis's bounds: those of the axis
+        # with its grid (as pyqtgraph draws it), not the smaller rectangle of its pixmap
+        culling[0] = True
+        try:
+            return pg.AxisItem.generateDrawSpecs(axis, p)
+        finally:
+            culling[0] = False
+
     def bounding_rect() -> QRectF:
-        if _grid_of(axis) is None:
+        if culling[0] or _grid_of(axis) is None:
             whole: QRectF = pg.AxisItem.boundingRect(axis)
             return whole
         # the strip of ticks and labels only: the grid lines are another item's, and a cached
@@ -1032,6 +1056,7 @@ def fast_axis_lines(axis: pg.AxisItem) -> None:
     axis.paint = paint
     axis.posenc_drawing = drawing
     axis.boundingRect = bounding_rect
+    axis.generateDrawSpecs = draw_specs
     axis.update = update
 
 

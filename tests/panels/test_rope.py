@@ -764,20 +764,21 @@ def test_panel_score_ranges_equal_the_core_reference(
 
 
 def test_circle_lines_are_bare_curves(panel: RopePanel) -> None:
-    """The lines m, n and the pair move are bare PlotCurveItems (no PlotDataItem bookkeeping)
-    without a pixel cache; the dotted circles stay styled PlotDataItems. The circles and the
-    distance curves keep their pixels while a step leaves them alone (markers move over them)
-    and are drawn directly by a step that changes them."""
+    """Every line is a house PixelCurve (segments drawn in pixels, no PlotDataItem or
+    PlotCurveItem bookkeeping): the circle's, the matrix diagonal and the distance curves. The
+    lines keep their pixels while a step leaves them alone (markers move over them) and are
+    drawn directly by a step that changes them."""
     from PySide6.QtWidgets import QGraphicsItem
 
-    for name in ("q_arc", "k_arc", "between_arc", "q_before", "k_before", "q_after", "k_after"):
-        item = getattr(panel, name)
-        assert type(item) is pg.PlotCurveItem, name
-        assert item.cacheMode() == QGraphicsItem.CacheMode.NoCache, name
-    for name in ("q_circle", "k_circle"):
-        assert isinstance(getattr(panel, name), pg.PlotDataItem), name
-    assert panel.q_before.opts["connect"] == "finite"
-    assert type(panel.diagonal_line) is pg.PlotCurveItem
+    lines = ("q_circle", "k_circle", "q_arc", "k_arc", "between_arc", "q_before", "k_before",
+             "q_after", "k_after", "diagonal_line")  # fmt: skip
+    for name in lines:
+        assert type(getattr(panel, name)) is styled.PixelCurve, name
+    # an arrow: its shaft and the two strokes of its head, no NaN break (as connect="finite")
+    xs, ys = panel.q_before.getData()
+    assert np.isfinite(xs).all() and np.isfinite(ys).all()
+    assert list(panel.q_before.opts["connect"]) == [True, False, True, True, False]
+    assert (xs[1], ys[1]) == (xs[3], ys[3])  # the head's strokes meet at the tip
     # the distance curves: house PixelCurves (segments drawn untransformed)
     curves = ("score_curve", "qk_curve", "score_band", "qk_band", "abs_curve", "abs_qk_curve",
               "bound_curve")  # fmt: skip
@@ -794,7 +795,15 @@ def test_circle_lines_are_bare_curves(panel: RopePanel) -> None:
     for name in curves:
         if getattr(panel, name).isVisible():
             assert getattr(panel, name).cacheMode() == QGraphicsItem.CacheMode.NoCache, name
-    assert panel.q_circle.curve.cacheMode() == QGraphicsItem.CacheMode.NoCache
+    assert panel.q_circle.cacheMode() == QGraphicsItem.CacheMode.NoCache
+    # a step of m: R_m q and its arc are drawn directly, the lines it leaves alone are kept
+    panel.state.set("m", panel.state.as_int("m") + 1)
+    panel.refresh_now()
+    cached = QGraphicsItem.CacheMode.DeviceCoordinateCache
+    for name in lines:
+        assert (getattr(panel, name).cacheMode() == cached) == (
+            name not in ("q_after", "q_arc", "between_arc", "diagonal_line")
+        ), name
     panel.state.set("range_max", 100_000)
     panel.refresh_now()
     assert panel.score_band.opts["connect"] == "pairs" and not panel.score_band.opts["antialias"]
@@ -832,8 +841,9 @@ def test_steady_ranges_keep_the_axes_over_small_data_changes(shown: RopePanel) -
 
 
 def test_axis_lines_are_painted_as_before(shown: RopePanel) -> None:
-    """The grid, tick and axis lines drawn as 1-px rectangles give the pixels of pyqtgraph's
-    own lines (a translucent 1-px line is slow to blend in Qt's raster engine)."""
+    """The tick and axis lines drawn as 1-px rectangles give the pixels of pyqtgraph's own
+    lines (a translucent 1-px line is slow to blend in Qt's raster engine); an axis with a grid
+    leaves its tick lines to the plot's GridLines (tested with the house axes)."""
     from PySide6.QtGui import QPainter
 
     for axis in (
@@ -855,7 +865,10 @@ def test_axis_lines_are_painted_as_before(shown: RopePanel) -> None:
                 painter.setFont(axis.style["tickFont"])
                 specs = axis.generateDrawSpecs(painter)
                 assert specs is not None
-                pg.AxisItem.drawPicture(axis, painter, *specs)
+                axis_spec, tick_specs, text_specs = specs
+                if styled._grid_of(axis) is not None:  # its tick lines are the grid's to draw
+                    tick_specs = []
+                pg.AxisItem.drawPicture(axis, painter, axis_spec, tick_specs, text_specs)
             painter.end()
             images.append(image)
         assert images[0] == images[1]
@@ -908,3 +921,102 @@ def test_matrix_in_colour_titles_from_pixels(shown: RopePanel) -> None:
         assert plot.getPlotItem().titleLabel.item.cacheMode() == cached
     for text in shown.tip_texts.values():
         assert text.textItem.cacheMode() == QGraphicsItem.CacheMode.NoCache
+
+
+def test_matrix_renders_the_pixels_of_pyqtgraphs_render(shown: RopePanel) -> None:
+    """The heat map's own render to 32-bit colour gives the pixels of pyqtgraph's indexed
+    render converted by the house (the usual path), for the shown matrix and an edge case
+    (values past the levels, the level range empty); an image with NaNs goes the usual way."""
+    item = shown.matrix_image
+    shown.grab()
+    levels = tuple(item.levels)
+    mat = shown.data()["matrix"]["matrix"].values
+    reference = pg.ImageItem(axisOrder="row-major")
+    styled._render_in_colour(reference)
+    reference.setLookupTable(item.lut)
+    edge = np.array([[-5.0, 0.0, 5.0], [levels[0], levels[1], 0.1]], dtype=np.float32)
+    for image, lv in ((mat, levels), (edge, levels), (edge, (1.0, 1.0))):
+        for target in (item, reference):
+            target.setImage(image, autoLevels=False, levels=lv)
+            target.render()
+        ours, theirs = item.qimage, reference.qimage
+        assert ours.format() == theirs.format() == QImage.Format.Format_RGB32
+        assert ours == theirs
+    nan = edge.copy()
+    nan[0, 0] = np.nan
+    item.setImage(nan, autoLevels=False, levels=levels)
+    item.render()
+    assert item.qimage.format() == QImage.Format.Format_RGBA8888  # NaN: transparent cells
+    # the shown matrix does not take pyqtgraph's path
+    calls: list[int] = []
+    usual = pg.functions_qimage.try_make_qimage
+
+    def counted(*a: Any, **kw: Any) -> Any:
+        calls.append(1)
+        return usual(*a, **kw)
+
+    pg.functions_qimage.try_make_qimage = counted
+    try:
+        item.setImage(mat, autoLevels=False, levels=levels)
+        item.render()
+        reference.setImage(mat, autoLevels=False, levels=levels)
+        reference.render()
+    finally:
+        pg.functions_qimage.try_make_qimage = usual
+    assert len(calls) == 1 and item.qimage == reference.qimage
+
+
+def test_each_derived_quantity_is_looked_up_once_a_flush(
+    shown: RopePanel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The views of one flush share their lookups of derived quantities (each builds a key
+    from the reprs of its inputs); a view still cannot read one it did not declare, and the
+    next flush looks them up again (new values)."""
+    from posenc_gui.panels.rope import _Memo
+    from posenc_gui.widgets import views
+
+    seen: list[str] = []
+    original = views.Context.__getitem__
+
+    def counted(self: views.Context, name: str) -> Any:
+        seen.append(name)
+        return original(self, name)
+
+    monkeypatch.setattr(views.Context, "__getitem__", counted)
+    for m in (40, 41):
+        seen.clear()
+        shown.state.set("m", m)
+        shown.refresh_now()
+        assert seen and len(seen) == len(set(seen)), seen
+        assert "scores" in seen and "positions" in seen
+    ctx = views.Context("view 'x'", shown.state.values(), frozenset({"m"}),
+                        shown.viewset.derived, shown.book.style)  # fmt: skip
+    with pytest.raises(KeyError, match="does not declare"):
+        _Memo(ctx, {"scores": 1})["scores"]
+
+
+def test_readouts_repaint_without_the_grid_beneath(shown: RopePanel) -> None:
+    """The read-outs fill their own background (the palette's): a step of m repaints them,
+    not the plot grid (or side column) beneath them first."""
+    from PySide6.QtCore import QEvent, QObject
+
+    painted: list[str] = []
+
+    class Paints(QObject):
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                painted.append(obj.objectName())
+            return False
+
+    QApplication.processEvents()
+    counter = Paints()
+    QApplication.instance().installEventFilter(counter)  # type: ignore[union-attr]
+    try:
+        for m in (40, 41):
+            shown.state.set("m", m)
+            QApplication.processEvents()
+            QApplication.processEvents()
+    finally:
+        QApplication.instance().removeEventFilter(counter)  # type: ignore[union-attr]
+    assert {"invariance_readout", "circle_formula", "curve_formula"} <= set(painted)
+    assert "plot_grid" not in painted
