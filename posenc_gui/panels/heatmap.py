@@ -231,165 +231,6 @@ def linear_tick_values(
     return ticks
 
 
-_ALIGN = {
-    "left": Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextDontClip,
-    "bottom": Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextDontClip,
-}
-
-
-def fast_draw_specs(axis: pg.AxisItem) -> None:
-    """Give ``axis`` a ``generateDrawSpecs`` that returns what pyqtgraph's does, ~3× cheaper.
-
-    A new range (a ``dim`` step moves the dimension axes, a ``positions`` step the position
-    axes) regenerates an axis' tick lines and labels: pyqtgraph spends ~0.5 ms of Python on
-    it (a ``Point`` per coordinate, an enum ``|`` and a text measurement per label, the axis'
-    bounding rectangle per label). This computes the same specs — the same tick positions,
-    pens, label rectangles, flags and strings, the same update of the text room — with the
-    label sizes measured once per (font, text) and the constants hoisted. Shapes it does not
-    cover (a grid, ticks set by hand, log mode, axes stopping at a tick, right or top axes)
-    go to pyqtgraph's own.
-    """
-    original = axis.generateDrawSpecs
-    sizes: dict[tuple[str, str], tuple[float, float]] = {}
-    centre = Qt.AlignmentFlag.AlignCenter
-    box = QRectF(0, 0, 100, 100)
-
-    def specs(p: QPainter) -> Any:
-        style = axis.style
-        orientation = axis.orientation
-        if (
-            orientation not in _ALIGN
-            or axis.grid is not False
-            or axis.logMode
-            or axis._tickLevels is not None
-            or tuple(style["stopAxisAtTick"]) != (False, False)
-            or style["tickAlpha"] is not None
-        ):
-            return original(p)
-        if style["tickFont"] is not None:
-            p.setFont(style["tickFont"])
-        bounds = axis.mapRectFromParent(axis.geometry())
-        left = orientation == "left"
-        if left:
-            span = (
-                bounds.topRight() + QPointF(-1.0, -1.0),
-                bounds.bottomRight() + QPointF(-1.0, 1.0),
-            )
-            tick_start = tick_stop = bounds.right()
-            tick_dir, ax = -1, 0
-        else:
-            span = (
-                bounds.topLeft() + QPointF(-1.0, 1.0),
-                bounds.topRight() + QPointF(1.0, 1.0),
-            )
-            tick_start = tick_stop = bounds.top()
-            tick_dir, ax = 1, 1
-        points = [axis.mapToDevice(pt) for pt in span]
-        if None in points:
-            return None
-        d = points[1] - points[0]
-        length = math.hypot(d.x(), d.y())
-        if length == 0:
-            return None
-        r0, r1 = axis.range[0], axis.range[1]
-        levels = axis.tickValues(r0, r1, length)
-        dif = r1 - r0
-        if dif == 0:
-            x_scale, offset = 1.0, 0.0
-        elif ax == 0:
-            x_scale = -bounds.height() / dif
-            offset = r0 * x_scale - bounds.height()
-        else:
-            x_scale = bounds.width() / dif
-            offset = r0 * x_scale
-        x_lo, x_hi = sorted((r0 * x_scale - offset, r1 * x_scale - offset))
-        positions: list[list[float | None]] = []
-        tick_specs: list[tuple[QPen, QPointF, QPointF]] = []
-        base_pen = axis.tickPen()
-        solid = base_pen.brush().style() == Qt.BrushStyle.SolidPattern
-        for i, (_, ticks) in enumerate(levels):
-            at: list[float | None] = []
-            positions.append(at)
-            reach = style["tickLength"] / ((i * 0.5) + 1.0) * tick_dir
-            pen = base_pen
-            if solid:
-                pen = QPen(base_pen)
-                color = pen.color()
-                color.setAlpha(int(255 / (i + 1)))
-                pen.setColor(color)
-            for v in ticks:
-                x = (v * x_scale) - offset
-                if x < x_lo or x > x_hi:
-                    at.append(None)
-                    continue
-                at.append(x)
-                if left:
-                    tick_specs.append((pen, QPointF(tick_start, x), QPointF(tick_stop + reach, x)))
-                else:
-                    tick_specs.append((pen, QPointF(x, tick_start), QPointF(x, tick_stop + reach)))
-        axis_spec = (axis.pen(), span[0], span[1])
-        text_specs: list[tuple[QRectF, Any, str]] = []
-        if not style["showValues"]:
-            return axis_spec, tick_specs, text_specs
-        text_offset = style["tickTextOffset"][ax]
-        room = max(0, style["tickLength"]) + text_offset
-        flags = _ALIGN[orientation]
-        font = p.font().toString()
-        outer = axis.boundingRect()
-        along: list[float] = []  # label sizes along the axis, all levels so far
-        across: list[float] = []  # and across it
-        last_across = 0
-        size_across = 0
-        for i in range(min(len(levels), style["maxTextLevel"] + 1)):
-            spacing, values = levels[i]
-            strings = axis.tickStrings(values, axis.autoSIPrefixScale * axis.scale, spacing)
-            if len(strings) == 0:
-                continue
-            rects: list[tuple[float, float] | None] = []
-            for j, text in enumerate(strings):
-                if positions[i][j] is None:
-                    rects.append(None)
-                    continue
-                wh = sizes.get((font, text))
-                if wh is None:
-                    br = p.boundingRect(box, centre, text)
-                    br.setHeight(br.height() * 0.8)
-                    wh = sizes[(font, text)] = (br.width(), br.height())
-                rects.append(wh)
-                along.append(wh[1] if left else wh[0])
-                across.append(wh[0] if left else wh[1])
-            if along:
-                size_along = np.sum(along)
-                size_across = np.max(across)
-            else:
-                size_along = size_across = 0
-            if i > 0:
-                fill = float(size_along) / length
-                if any(
-                    len(text_specs) >= n and fill >= limit for n, limit in style["textFillLimits"]
-                ):
-                    break
-            last_across = size_across
-            for j, text in enumerate(strings):
-                x, wh = positions[i][j], rects[j]
-                if x is None or wh is None:
-                    continue
-                width, height = wh
-                if left:
-                    rect = QRectF(tick_stop - room - width, x - (height / 2), width, height)
-                else:
-                    rect = QRectF(x - width / 2.0, tick_stop + room, width, height)
-                if outer & rect != rect:
-                    continue
-                text_specs.append((rect, flags, text))
-        if len(sizes) > 4096:
-            sizes.clear()
-        axis._updateMaxTextSize(last_across)
-        return axis_spec, tick_specs, text_specs
-
-    axis.generateDrawSpecs = specs
-
-
 def _share_specs(*axes: pg.AxisItem) -> None:
     """Axes that draw the same thing (same range, size and style) compute it once.
 
@@ -701,8 +542,6 @@ class HeatmapPanel(Panel):
         self._dimension_ticks: dict[Any, Any] = {}
         _integer_ticks(self.heat_plot.getAxis("bottom"), self._position_ticks)
         _integer_ticks(self.heat_plot.getAxis("left"), self._dimension_ticks)
-        for side in ("bottom", "left"):
-            fast_draw_specs(self.heat_plot.getAxis(side))
         self.heat_vb: pg.ViewBox = self.heat_plot.getViewBox()
         self.heat_vb.disableAutoRange()
         self.image, self.colorbar = styled.heatmap(
@@ -735,7 +574,6 @@ class HeatmapPanel(Panel):
             )
         )
         _integer_ticks(self.vector_plot.getAxis("left"), self._dimension_ticks)
-        fast_draw_specs(self.vector_plot.getAxis("left"))
         _share_specs(self.heat_plot.getAxis("left"), self.vector_plot.getAxis("left"))
         self.vector_plot.invertY(True)
         self.vector_plot.hideButtons()
@@ -767,7 +605,6 @@ class HeatmapPanel(Panel):
         )
         self.curve_plot.getAxis("bottom").tickStrings = _position_ticks
         _integer_ticks(self.curve_plot.getAxis("bottom"), self._position_ticks)
-        fast_draw_specs(self.curve_plot.getAxis("bottom"))
         _share_specs(self.heat_plot.getAxis("bottom"), self.curve_plot.getAxis("bottom"))
         self.curve_vb: pg.ViewBox = self.curve_plot.getViewBox()
         self.curve_vb.disableAutoRange()
@@ -795,7 +632,6 @@ class HeatmapPanel(Panel):
         # (its title, axes and view resized, everything painted twice) in a dim or base drag.
         self.wl_plot.getAxis("left").setStyle(autoReduceTextSpace=False)
         _integer_ticks(self.wl_plot.getAxis("bottom"))
-        fast_draw_specs(self.wl_plot.getAxis("bottom"))
         self.decade_lines = ViewGuides(
             b, self.wl_plot.getViewBox(), tuple(float(k) for k in range(9)), vertical=False
         )

@@ -4,6 +4,8 @@ anew, and looks exactly as when it was drawn first; anything else that changes t
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pyqtgraph as pg
 import pytest
@@ -196,3 +198,79 @@ def test_grid_lines_lie_under_the_data_at_the_ticks_in_their_colour_over_the_bac
         strip = axis.mapRectFromParent(axis.geometry())
         rect = axis.boundingRect()
         assert rect.height() <= strip.height() + 30 and rect.width() <= strip.width() + 30
+
+
+def spec_tuple(specs: Any) -> Any:
+    """Draw specs as comparable values (pens by colour and width, points, label rectangles)."""
+
+    def line(spec: Any) -> tuple[Any, ...]:
+        pen, p1, p2 = spec
+        return (pen.color().rgba(), pen.widthF(), p1.x(), p1.y(), p2.x(), p2.y())
+
+    if specs is None:
+        return None
+    axis_spec, ticks, texts = specs
+    return (
+        line(axis_spec),
+        [line(t) for t in ticks],
+        [(r.getRect(), int(f.value if hasattr(f, "value") else f), s) for r, f, s in texts],
+    )
+
+
+def _pyqtgraphs_specs(axis: pg.AxisItem, p: QPainter) -> Any:
+    """pyqtgraph's own specs, its labels kept within its own bounds of the axis (with a grid,
+    the axis and the view; the house's axis is bounded by its strip, for its pixmap)."""
+    own = axis.boundingRect
+    axis.boundingRect = lambda: pg.AxisItem.boundingRect(axis)
+    try:
+        return pg.AxisItem.generateDrawSpecs(axis, p)
+    finally:
+        axis.boundingRect = own
+
+
+def test_house_axes_draw_the_specs_pyqtgraph_draws(qtbot: QtBot) -> None:
+    """Every side, with and without a grid, linear and log, ticks set by hand: the house's
+    cheaper specs are pyqtgraph's (tick lines, pens, label rectangles and strings, text room)."""
+    from functools import partial
+
+    book = style_mod.StyleBook(style_mod.Style())
+    plot = styled.plot(book, None, "spec_plot", "t", "x", "y")
+    qtbot.addWidget(plot)
+    plot.resize(640, 420)
+    item = plot.getPlotItem()
+    for side in ("top", "right"):
+        item.showAxis(side)
+        styled.fast_axis_lines(item.getAxis(side))
+    plot.show()
+    qtbot.waitExposed(plot)
+    QApplication.processEvents()
+    ranges = [(-0.5, 99.5), (0.0, 1.0), (-2.1, 2.1), (3.2, 17.9), (1e-3, 5e-3), (-0.5, 999_999.5),
+              (120.25, 130.75), (0.0, 0.0)]  # fmt: skip
+    log_ranges = [(-3.0, 2.0), (0.0, 6.0), (1.2, 1.9), (-0.5, 0.5)]  # decades
+    compared = 0
+    for grid in (0.25, False):
+        for log in (False, True):
+            for manual in (False, True):
+                for side in ("left", "bottom", "top", "right"):
+                    axis = item.getAxis(side)
+                    axis.setGrid(grid)
+                    axis.setLogMode(log)
+                    axis.setTicks([[(1.0, "one"), (5.0, "five")], [(2.0, "2")]] if manual else None)
+                    for lo, hi in ranges if not log else log_ranges:
+                        axis.range = [lo, hi]
+                        got = []
+                        theirs = partial(_pyqtgraphs_specs, axis)
+                        for draw in (theirs, axis.generateDrawSpecs):
+                            room = (axis.textWidth, axis.textHeight)
+                            picture = QPicture()
+                            painter = QPainter(picture)
+                            try:
+                                specs = draw(painter)
+                            finally:
+                                painter.end()
+                            got.append((spec_tuple(specs), (axis.textWidth, axis.textHeight)))
+                            axis.textWidth, axis.textHeight = room
+                        assert got[0] == got[1], (side, grid, log, manual, lo, hi)
+                        if got[0][0] is not None:
+                            compared += len(got[0][0][2])
+    assert compared > 500  # labels were compared, not only empty lists
