@@ -24,12 +24,14 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.Qt.internals import PrimitiveArray
-from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QBrush,
     QColor,
+    QFont,
     QFontMetrics,
+    QFontMetricsF,
     QImage,
     QPainter,
     QPaintEvent,
@@ -37,6 +39,7 @@ from PySide6.QtGui import (
     QPen,
     QPicture,
     QPixmap,
+    QRegion,
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
@@ -671,6 +674,18 @@ def live(text: object) -> str:
 _VALUE = re.compile("\x02([^\x03]*)\x03")
 
 
+#: After this long without a new value, values drawn over a read-out go into its document.
+CATCH_UP_MS = 300
+
+
+def _exact_region(geo: list[tuple[QPointF, QRectF, QFontMetricsF, QFont, QColor]]) -> QRegion:
+    """The union of the values' boxes (whole pixels)."""
+    region = QRegion()
+    for _, box, *_ in geo:
+        region += box.toAlignedRect()
+    return region
+
+
 class ReadoutLabel(FormulaLabel):
     """A :class:`FormulaLabel` that replaces the values of an unchanged text in place.
 
@@ -685,7 +700,17 @@ class ReadoutLabel(FormulaLabel):
     column) would otherwise lay the whole text out again at every width it asks. The paint
     measures the height at its own width afresh, so a text that needs more still grows the
     label.
+
+    Cheapest of all, a new value as wide as the one it replaces (most steps of a slider: the
+    digits change, not their number; digits are equally wide) is not put into the document at
+    once: it is drawn over the laid-out text, in its value's place, font and colour, and only
+    that place is repainted (~0.02 ms instead of an edit and a layout, ~0.3 ms). The document
+    catches up when the values rest (:data:`CATCH_UP_MS`), or at once when anything reads it
+    (``_doc``) or repaints the whole label.
     """
+
+    #: The document's values lag the values drawn over it (see above).
+    _ahead = False
 
     def __init__(
         self, name: str, parent: QWidget | None, book: StyleBook, kind: str = "text"
@@ -702,6 +727,112 @@ class ReadoutLabel(FormulaLabel):
         #: Where each block was laid out at the last paint (document coordinates): an in-place
         #: edit repaints only the blocks it changed or moved.
         self._blocks: list[QRectF] = []
+        #: The values on screen (ahead of ``self._values``, the document's, while drawn over),
+        #: and the document they are the values of (a subclass may swap documents).
+        self._shown: list[str] = []
+        self._shown_for: QTextDocument | None = None
+        #: Per value, where the laid-out document shows it: baseline origin, box (widget
+        #: coordinates), font metrics, font and colour; for the document state of ``_geo_key``.
+        self._geo: list[tuple[QPointF, QRectF, QFontMetricsF, QFont, QColor]] | None = None
+        self._geo_key: tuple[Any, ...] | None = None
+        #: Values drawn over the document since the last catch-up (for tests).
+        self.drawn_over = 0
+        self._catch_up_timer = QTimer(self)
+        self._catch_up_timer.setSingleShot(True)
+        self._catch_up_timer.setInterval(CATCH_UP_MS)
+        self._catch_up_timer.timeout.connect(self._catch_up)
+
+    @property
+    def _doc(self) -> QTextDocument:
+        """The document, with every value on screen in it."""
+        if self._ahead:
+            self._catch_up()
+        return self._document
+
+    @_doc.setter
+    def _doc(self, doc: QTextDocument) -> None:
+        self._document = doc
+
+    def _catch_up(self) -> None:
+        """Put the values drawn over the document into it, and repaint from it."""
+        if not self._ahead:
+            return
+        self._ahead = False
+        self._catch_up_timer.stop()
+        heights = dict(self._heights)
+        self._replace(self._shown)
+        self._forget_sizes()
+        self._heights = heights
+        self.update()
+
+    def _geometry(self) -> list[tuple[QPointF, QRectF, QFontMetricsF, QFont, QColor]] | None:
+        """Where the values are drawn in the laid-out document (None: not laid out at this
+        width, or a value not on one line in a plain position)."""
+        doc = self._document
+        key = (
+            id(doc), doc.revision(), doc.textWidth(), self.width(), self.height(),
+            id(self._slots), doc.defaultFont().toString(),
+            self.palette().color(QPalette.ColorRole.WindowText).rgba(),
+        )  # fmt: skip
+        if key != self._geo_key:
+            self._geo_key, self._geo = key, self._measure_values()
+        return self._geo
+
+    def _measure_values(self) -> list[tuple[QPointF, QRectF, QFontMetricsF, QFont, QColor]] | None:
+        doc = self._document
+        if self._slots is None or doc.textWidth() != max(self.width(), 1):
+            return None
+        layout = doc.documentLayout()
+        ink = self.palette().color(QPalette.ColorRole.WindowText)
+        out = []
+        for pos, length, fmt in self._slots:
+            block = doc.findBlock(pos)
+            lines = block.layout()
+            at = pos - block.position()
+            line = lines.lineForTextPosition(at)
+            if (
+                not line.isValid()
+                or at + length > line.textStart() + line.textLength()
+                or fmt.verticalAlignment() != QTextCharFormat.VerticalAlignment.AlignNormal
+            ):
+                return None
+            origin = layout.blockBoundingRect(block).topLeft()  # the block's layout, placed
+            ends: Any = (line.cursorToX(at), line.cursorToX(at + length))  # (x, position) each
+            x0, x1 = float(ends[0][0]), float(ends[1][0])
+            top = origin.y() + line.y()
+            font = fmt.font().resolve(doc.defaultFont())
+            colour = (
+                fmt.foreground().color()
+                if fmt.hasProperty(QTextCharFormat.Property.ForegroundBrush)
+                else ink
+            )
+            out.append((
+                QPointF(origin.x() + x0, top + line.ascent()),
+                QRectF(origin.x() + min(x0, x1), top, abs(x1 - x0), line.height()),
+                QFontMetricsF(font), font, colour,
+            ))  # fmt: skip
+        return out
+
+    def _draw_over(self, values: list[str]) -> bool:
+        """Show ``values`` by drawing the changed ones over the laid-out text, if each is as
+        wide as the value it replaces; False (nothing done) otherwise."""
+        geo = self._geometry()
+        if geo is None or self._shown_for is not self._document or len(values) != len(geo):
+            return False
+        changed = [i for i, (a, b) in enumerate(zip(values, self._shown, strict=True)) if a != b]
+        for i in changed:
+            metrics = geo[i][2]
+            if metrics.horizontalAdvance(values[i]) != metrics.horizontalAdvance(self._shown[i]):
+                return False
+        region = QRegion()
+        for i in changed:  # (a digit's glyph lies inside its advance: its box holds it)
+            region += geo[i][1].toAlignedRect()
+        self._shown = list(values)
+        self._ahead = True
+        self._catch_up_timer.start()
+        self.drawn_over += 1
+        self.update(region)
+        return True
 
     def set_html(self, html: str) -> None:
         """Show ``html`` (values marked with :func:`live`); :meth:`text` returns it unmarked."""
@@ -712,21 +843,29 @@ class ReadoutLabel(FormulaLabel):
             return
         self._html = clean
         if self._slots is not None and skeleton == self._skeleton and all(values):
+            self.edited += 1
+            self.setAccessibleDescription(_TAG.sub("", clean).replace("&nbsp;", " "))
+            if self._draw_over(values):
+                return
+            self._ahead = False  # the edit below puts every value on screen in the document
+            self._catch_up_timer.stop()
             heights = dict(self._heights)
             changed = self._replace(values)
-            self.edited += 1
+            self._shown, self._shown_for = list(values), self._document
             self._forget_sizes()
             self._heights = heights
-            self.setAccessibleDescription(_TAG.sub("", clean).replace("&nbsp;", " "))
             self.update(self._dirty(changed))
             return
         else:
+            self._ahead = False
+            self._catch_up_timer.stop()
             anchored = skeleton[0] + "".join(
                 f"<a name='v{i}'>{html_escape(v, quote=False)}</a>{rest}"
                 for i, (v, rest) in enumerate(zip(values, skeleton[1:], strict=True))
             )
             self._doc.setHtml(keep_thin_spaces(anchored))
-            self._skeleton, self._values = skeleton, values
+            self._skeleton, self._values, self._shown = skeleton, values, list(values)
+            self._shown_for = self._document
             self._slots = self._find_slots(values)
             self.parsed += 1
             self._forget_sizes()
@@ -760,10 +899,43 @@ class ReadoutLabel(FormulaLabel):
         return region.toAlignedRect().adjusted(-1, -1, 1, 1)
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        if self._ahead and self._paint_values(event):
+            return
         self._heights.pop(max(self.width(), 1), None)  # measured afresh at the paint width
-        super().paintEvent(event)
+        super().paintEvent(event)  # (reading ``_doc`` puts the values drawn over into it)
         if event.rect() == self.rect():
             self._blocks = self._block_rects()
+
+    def _paint_values(self, event: QPaintEvent) -> bool:
+        """Repaint the places of values drawn over the document: the text around them from
+        the document, the values themselves on top. False when the region is more than that
+        (the caller catches the document up and paints it whole)."""
+        geo = self._geometry()
+        if geo is None:
+            return False
+        places = _exact_region(geo)
+        region = event.region()
+        if not (region - places).isEmpty():
+            return False
+        painter = QPainter(self)
+        around = region - _exact_region(geo)
+        if not around.isEmpty():  # the document's text in the margins, not its old values
+            painter.setClipRegion(around)
+            ctx = QAbstractTextDocumentLayout.PaintContext()
+            ctx.clip = QRectF(around.boundingRect())
+            ctx.palette = self.palette()
+            ctx.palette.setColor(QPalette.ColorRole.Text, self.palette().color(
+                QPalette.ColorRole.WindowText))  # fmt: skip
+            self._document.documentLayout().draw(painter, ctx)
+        painter.setClipRegion(region)
+        bounds = region.boundingRect()
+        for (origin, box, _, font, colour), value in zip(geo, self._shown, strict=True):
+            if box.toAlignedRect().intersects(bounds):
+                painter.setFont(font)
+                painter.setPen(colour)
+                painter.drawText(origin, value)
+        painter.end()
+        return True
 
     def _find_slots(self, values: list[str]) -> list[tuple[int, int, QTextCharFormat]] | None:
         """Where the anchored values are (None if one is not found as set: then texts are set

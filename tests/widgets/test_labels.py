@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect
+from typing import Any
+
 from PySide6.QtGui import QColor, QImage, QPainter, QRegion
 from pytestqt.qtbot import QtBot
 
 from posenc_gui.widgets.fmt import integer
 from posenc_gui.widgets.style import Style, StyleBook
-from posenc_gui.widgets.styled import THIN, FormulaLabel, ReadoutLabel, live
+from posenc_gui.widgets.styled import CATCH_UP_MS, THIN, FormulaLabel, ReadoutLabel, live
 
 
 def _lines(label: FormulaLabel, width: int) -> list[str]:
@@ -56,44 +57,103 @@ def _table(values: list[str]) -> str:
     return f"<p>Heading {live(values[0])}</p><table>{rows}</table><p>after</p>"
 
 
-def test_an_in_place_edit_repaints_only_the_blocks_it_changed_or_moved(qtbot: QtBot) -> None:
-    """The region an in-place edit repaints holds every changed pixel: the old pixels with that
-    region painted anew are the pixels of the new text painted whole."""
-    values = ["1.000", "2.000", "3.000", "4.000", "5.000"]
-    label = ReadoutLabel("r", None, StyleBook(Style()))
-    qtbot.addWidget(label)
-    label.set_html(_table(values))
+def _repaint_check(
+    label: ReadoutLabel, qtbot: QtBot, steps: list[list[str]], text: Any = None
+) -> list[QRegion]:
+    """Set each step's values; paint only the region the label asks to repaint over the old
+    pixels (the background first: the label is transparent, Qt repaints what is behind it),
+    and check the pixels are those of a label given the same text and painted whole."""
     label.resize(300, label.heightForWidth(300) + 10)
     image = QImage(label.size(), QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QColor("white"))
-    label.render(image)  # painted whole: the label knows where its blocks are
-    regions: list[QRect] = []
+    label.render(image)  # painted whole: the label knows where its blocks and values are
+    regions: list[QRegion] = []
     update = label.update
 
     def record(*args: object) -> None:
-        regions.append(args[0] if args else label.rect())  # type: ignore[arg-type]
+        regions.append(QRegion(args[0] if args else label.rect()))  # type: ignore[call-overload]
         update(*args)  # type: ignore[arg-type]
 
     label.update = record  # type: ignore[method-assign]
-    for new in (["1.000", "2.000", "3.000", "4.500", "5.000"],  # one cell
-                ["1.000", "2.000", "3.000", "4.500", "−15.000"],  # a wider number
-                ["7.000", "2.000", "3.000", "4.500", "−15.000"]):  # fmt: skip
-        label.set_html(_table(new))
-        assert (label.parsed, label.edited) == (1, len(regions))
+    text = text or _table
+    for new in steps:
+        label.set_html(text(new))
         region = regions[-1]
-        if new[4] == "5.000":  # one cell changed, nothing moved: that row alone
-            assert region.height() < label.height() / 4
-        # only that part anew, over the old pixels: the background under it first (the label
-        # is transparent: Qt repaints what is behind a dirty region), then the label
         painter = QPainter(image)
-        painter.fillRect(region, QColor("white"))
+        painter.setClipRegion(region)
+        painter.fillRect(label.rect(), QColor("white"))
         painter.end()
-        label.render(image, region.topLeft(), QRegion(region))
+        label.render(image, region.boundingRect().topLeft(), region)
         whole = ReadoutLabel("w", None, StyleBook(Style()))
         qtbot.addWidget(whole)
-        whole.set_html(_table(new))
+        whole.set_html(text(new))
         whole.resize(label.size())
         expected = QImage(label.size(), QImage.Format.Format_ARGB32_Premultiplied)
         expected.fill(QColor("white"))
         whole.render(expected)
         assert image == expected, new
+    return regions
+
+
+def _prose(values: list[str]) -> str:
+    a, b, c, d, e = values
+    return (
+        f"θ = 2πft + φ = {live(a)} rad ≡ {live(b)}°<br>(<span style='color:#d55e00'>A·cos θ"
+        f"</span>, A·sin θ) = ({live(c)}, {live(d)})<br>period T = 1/f = {live(e)} s, ω = 2πf"
+    )
+
+
+def test_values_drawn_over_prose_leave_their_neighbours_whole(qtbot: QtBot) -> None:
+    """Values between brackets, commas and units, in coloured spans: drawn over, the pixels
+    are those of the text painted whole."""
+    label = ReadoutLabel("r", None, StyleBook(Style()))
+    qtbot.addWidget(label)
+    label.set_html(_prose(["0.7854", "45.00", "+0.7071", "+0.7071", "1.0000"]))
+    _repaint_check(label, qtbot, [
+        ["0.9854", "56.46", "+0.5530", "+0.8331", "1.0000"],
+        ["1.1854", "67.92", "+0.3780", "+0.9258", "1.0000"],
+        ["2.3708", "35.84", "+0.8103", "+0.5860", "0.5000"],
+    ], _prose)  # fmt: skip
+    assert label.drawn_over == 3
+
+
+def test_an_in_place_edit_repaints_only_the_blocks_it_changed_or_moved(qtbot: QtBot) -> None:
+    """New values of other widths are edited into the document; the region repainted (the
+    blocks changed or moved) holds every changed pixel."""
+    label = ReadoutLabel("r", None, StyleBook(Style()))
+    qtbot.addWidget(label)
+    label.set_html(_table(["1.000", "2.000", "3.000", "4.000", "5.000"]))
+    regions = _repaint_check(label, qtbot, [
+        ["1.000", "2.000", "3.000", "4.5", "5.000"],  # one cell, narrower: nothing moves
+        ["1.000", "2.000", "3.000", "4.5", "−15.000"],  # a wider number: the column widens
+        ["7.50", "2.000", "3.000", "4.5", "−15.000"],
+    ])  # fmt: skip
+    assert label.drawn_over == 0 and label.edited == 3
+    assert regions[0].boundingRect().height() < label.height() / 4  # that row alone
+
+
+def test_values_as_wide_as_before_are_drawn_over_the_text(qtbot: QtBot) -> None:
+    """New values as wide as the old ones are drawn in their places (no edit, no layout);
+    the pixels are those of the text painted whole, and the document catches up on demand."""
+    label = ReadoutLabel("r", None, StyleBook(Style()))
+    qtbot.addWidget(label)
+    label.set_html(_table(["1.000", "2.000", "3.000", "4.000", "5.000"]))
+    steps = [
+        ["1.000", "2.000", "3.000", "4.123", "5.000"],
+        ["9.876", "2.000", "3.000", "4.123", "5.432"],  # the heading's value and a cell
+        ["9.876", "2.000", "3.000", "4.123", "5.432"],  # the same: nothing to do
+        ["0.001", "2.000", "8.888", "4.123", "5.432"],
+    ]
+    revision = label._document.revision()
+    regions = _repaint_check(label, qtbot, steps)
+    assert label.drawn_over == 3 and label._document.revision() == revision  # no edit
+    area = label.width() * label.height()
+    for region in regions:  # the values' places only
+        assert sum(r.width() * r.height() for r in region) < area / 10
+    assert "8.888" not in label._document.toPlainText()  # behind the screen until read
+    qtbot.waitUntil(lambda: not label._ahead, timeout=5 * CATCH_UP_MS)  # or the values rest
+    assert "8.888" in label._document.toPlainText() and "0.001" in label._doc.toPlainText()
+    fresh = ReadoutLabel("f", None, StyleBook(Style()))
+    qtbot.addWidget(fresh)
+    fresh.set_html(_table(steps[-1]))
+    assert label._doc.toHtml() == fresh._doc.toHtml()  # exactly the document of that text
