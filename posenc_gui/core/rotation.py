@@ -23,6 +23,7 @@ __all__ = [
     "composition_facts",
     "max_abs_diff",
     "net_turn",
+    "orthogonality_residual",
     "pe_shift_check",
     "pe_shift_matrix",
     "rope_facts",
@@ -71,7 +72,10 @@ def rotation_matrix(theta: float | Tensor) -> Tensor:
         if theta.is_complex():
             raise ValueError(f"theta must be a real tensor, got dtype {theta.dtype}")
         t = theta if theta.is_floating_point() else theta.to(torch.float64)
-    else:
+    elif math.isfinite(theta):  # a number: one tensor from math.cos/sin (~5 µs a torch op)
+        cos, sin = math.cos(float(theta)), math.sin(float(theta))
+        return torch.tensor([[cos, -sin], [sin, cos]], dtype=torch.float64)
+    else:  # ±inf, nan: NaN entries, as torch.cos gives them
         t = torch.tensor(float(theta), dtype=torch.float64)
     c, s = torch.cos(t), torch.sin(t)
     row0 = torch.stack((c, -s), dim=-1)
@@ -129,6 +133,13 @@ def angle_between(u: Tensor | Sequence[float], v: Tensor | Sequence[float]) -> f
 def max_abs_diff(a: Tensor, b: Tensor) -> float:
     """``max |a − b|`` over all entries (the residual of an identity ``a = b``)."""
     return float((a - b).abs().max())
+
+
+def orthogonality_residual(r: Tensor) -> float:
+    """``max |RᵀR − I|`` of a square matrix ``R`` (0 in exact arithmetic for a rotation)."""
+    if r.ndim != 2 or r.shape[0] != r.shape[1]:
+        raise ValueError(f"r must be a square matrix, got shape {tuple(r.shape)}")
+    return max_abs_diff(r.T @ r, torch.eye(r.shape[0], dtype=r.dtype))
 
 
 def rotation_facts(theta: float, v: Tensor | Sequence[float]) -> dict[str, Tensor]:

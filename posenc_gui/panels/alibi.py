@@ -49,7 +49,6 @@ from PySide6.QtWidgets import (
 
 from posenc_gui.core.rope import nice_ceil
 from posenc_gui.panels.base import Cell, Panel
-from posenc_gui.panels.encodings import positions_range
 from posenc_gui.state.alibi import SPAN_FRACTIONS, AlibiModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
@@ -287,7 +286,7 @@ class AlibiPanel(Panel):
         ys = np.column_stack([np.zeros_like(slopes), -slopes * end])
         self.other_lines.setData(xs, ys.ravel(), connect="pairs")
         low = -nice_ceil(float(slopes.max()) * end)  # "nice": the y axis changes in steps
-        rng = (positions_range(n, X_MARGIN), (low, -0.04 * low))  # x: a "nice" end too
+        rng = (styled.positions_range(n, X_MARGIN), (low, -0.04 * low))  # x: a "nice" end too
         if self._bias_range != rng:
             self._bias_range = rng
             styled.set_range(self.bias_plot, *rng)
@@ -329,7 +328,7 @@ class AlibiPanel(Panel):
         if self._att_bounds != n:
             self._att_bounds = n
             self.query_line.setBounds((0.0, float(n - 1)))
-        rng = (positions_range(n, X_MARGIN), (0.0, top))  # x as the distance plots': "nice"
+        rng = (styled.positions_range(n, X_MARGIN), (0.0, top))  # x as the distance plots': "nice"
         if self._att_range != rng:
             old, self._att_range = self._att_range, rng
             xs = rng[0] if old is None or old[0] != rng[0] else None  # only what changed

@@ -328,7 +328,7 @@ class EncodingsPanel(Panel):
         if self._changed("wave_ticks", (w, name)):
             ticks = [(j + BAND / 2, f"{name} {j}") for j in range(w)]
             self.wave_plot.getAxis("left").setTicks([ticks, []])
-        xrange, yrange = positions_range(n), (-0.15, w - 1 + BAND + 0.15)
+        xrange, yrange = styled.positions_range(n), (-0.15, w - 1 + BAND + 0.15)
         if self._changed("wave_range", (xrange, yrange)):
             styled.set_range(self.wave_plot, xrange, yrange)
         d = a.key[2]
@@ -413,7 +413,7 @@ class EncodingsPanel(Panel):
             ctx.record("product_max_by_distance", high, "max over i of P[i]·P[i+k]")
         if mode == "pairs":
             self._shown.pop("dot_band", None)
-        xrange = positions_range(n)
+        xrange = styled.positions_range(n)
         if self._changed("dot_range", (xrange, yrange)):
             styled.set_range(self.dot_plot, xrange, yrange)
         self._set_labels(self.dot_plot, xlabel, f"P[i]·P[i+k]{_times(factor)}")
@@ -483,7 +483,7 @@ class EncodingsPanel(Panel):
             if self._changed("half", True):
                 self.half_line.setValue(0.5)
             yrange: tuple[float, float] = (-0.03, 1.03)
-            xrange = positions_range(share.size)
+            xrange = styled.positions_range(share.size)
             self._set_labels(self.mag_plot, "position i", "‖p‖² / (‖w‖² + ‖p‖²)")
             title = "The position's share of word + position"
             ctx.record("positions", i, "position i")
@@ -659,31 +659,6 @@ def _range_of(low: float, high: float) -> tuple[float, tuple[float, float]]:
 
 def _product_scale(a: Analysis) -> tuple[float, tuple[float, float]]:
     return _range_of(float(a.offset_min.min()), float(a.offset_max.max()))
-
-
-#: Mantissas of the "nice" ends of an axis over the positions (1.2: no curve fills less than
-#: 80 % of its plot's width).
-NICE_ENDS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
-
-
-def nice_end(x: float) -> float:
-    """The smallest ``c·10^k >= x`` with ``c`` in :data:`NICE_ENDS` (1 for ``x <= 1``)."""
-    if x <= 1.0:
-        return 1.0
-    e = math.floor(math.log10(x))
-    for c in NICE_ENDS:
-        if x <= c * 10.0**e * (1 + 1e-12):
-            return c * 10.0**e
-    return 10.0 ** (e + 1)
-
-
-def positions_range(n: int, margin: float = 0.01) -> tuple[float, float]:
-    """The x range of a plot over positions (or distances) ``0 … n−1``: from 0 to a "nice"
-    end at or above ``n − 1``, ``margin`` of it on each side. A length step keeps the axis
-    (and its drawing, kept by the axis) for as long as ``n − 1`` stays under the same end;
-    the curves end where the table does. (The ALiBi tab's distance plots use it too.)"""
-    end = nice_end(float(max(n - 1, 1)))
-    return (-margin * end, (1.0 + margin) * end)
 
 
 def _times(factor: float) -> str:

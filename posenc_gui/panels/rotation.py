@@ -15,6 +15,14 @@ position, position2, offset, pe_order); ``rope_geometry`` (block_dim, layout),
 ``rope_heatmap`` (m, block_dim, base, layout),
 ``rope_cells`` (the same, and the plot's size) and ``rope_text`` (+ n). Labels inside plots are
 kept inside the view range (re-placed when a plot is resized: events ``rot_size``, ``pe_size``).
+
+Frame time: every read-out of this tab changes its numbers at every step, so none is a rich
+text document (a table in one is laid out again in full for any new number, ~0.2 ms a table,
+and each edit repaints the document): the matrices are :class:`MatrixLine` s, the p/p′ table a
+:class:`GridTable`, the sentences :class:`RichLines` (wrapped, with sub- and superscripts), all
+painted from plain strings, each with its HTML as :meth:`text`. Arrows and arcs are house
+``PixelCurve`` s drawn as segments (arcs a segment per 3°), in ``kept_lines``; the RoPE cell
+numbers are one item (:class:`CellNumbers`).
 """
 
 from __future__ import annotations
@@ -22,12 +30,22 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
+from html import escape as html_escape
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QBrush, QFontMetricsF
-from PySide6.QtWidgets import QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import QLineF, QPointF, QRectF, QSize, QSizeF, Qt
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+)
+from PySide6.QtWidgets import QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state import ParamError
@@ -41,9 +59,9 @@ from posenc_gui.state.rotation import (
     RotationModel,
 )
 from posenc_gui.widgets import styled
-from posenc_gui.widgets.fmt import num, sci, sig
-from posenc_gui.widgets.style import Style
-from posenc_gui.widgets.styled import FormulaLabel, ReadoutLabel, live, span
+from posenc_gui.widgets.fmt import integer, num, sci, sig
+from posenc_gui.widgets.style import LineStyle, Style, StyleBook
+from posenc_gui.widgets.styled import FormulaLabel, span, strip_tags
 from posenc_gui.widgets.views import Context
 
 ROT_RANGE = 2.95  # |v| <= 2·√2 ≈ 2.83
@@ -92,18 +110,28 @@ class RotationPanel(Panel):
             # top: plot 10 : text 18; bottom: plot 8 : text 10 : heatmap 10
             row_stretch={0: 1, 1: 1}, col_stretch={0: 8, 1: 2, 2: 8, 3: 10},
         )  # fmt: skip
+        # titles and axis labels painted from their pixels, the matrix from 32-bit colour
+        for plot in (self.rot_plot, self.pe_plot, self.rope_plot):
+            styled.cache_texts(plot)
+        styled.render_in_colour(self.rope_plot)
+        #: A step draws the lines it set directly and blits those it left alone (Panel.flush).
+        self.kept_lines = (*self.rot_lines, *self.pe_lines, self.quadrant_lines.curve,
+                           self.block_outline.curve)  # fmt: skip
 
     # -- construction ---------------------------------------------------------------------------
     def _build_rotation(self) -> None:
         b = self.book
         p = self.rot_plot = styled.plot(b, self, "rotation_plot", "v and R(θ)·v", "x", "y")
         _fixed_square(p, ROT_RANGE)
-        styled.curve(b, p, "guide", "thin", "dash").setData(*styled.circle_xy(1.0))
-        self.norm_circle = styled.curve(b, p, "guide", "hair", "dot")
-        self.arc = styled.curve(b, p, "accent", "bold")
-        self.composed_arrow = styled.curve(b, p, "second", "line", "dash", connect="finite")
-        self.v_arrow = styled.curve(b, p, "query", "bold", connect="finite")
-        self.rv_arrow = styled.curve(b, p, "key", "bold", connect="finite")
+        unit = _line(b, p, "guide", "thin", "dash")
+        unit.setData(*styled.circle_xy(1.0))
+        self.norm_circle = _line(b, p, "guide", "hair", "dot")
+        self.arc = _line(b, p, "accent", "bold")
+        self.composed_arrow = _line(b, p, "second", "line", "dash")
+        self.v_arrow = _line(b, p, "query", "bold")
+        self.rv_arrow = _line(b, p, "key", "bold")
+        self.rot_lines = (unit, self.norm_circle, self.arc, self.composed_arrow, self.v_arrow,
+                          self.rv_arrow)  # fmt: skip
         self.angle_text = styled.text(b, p, "accent", anchor=(0, 0))
         self.v_text = styled.text(b, p, "query", anchor=(0.5, 0.5))
         self.v_text.setText("v")
@@ -114,8 +142,16 @@ class RotationPanel(Panel):
         self._bind_point(self.v_target, self._drag_v, self._shown_v)
         self._bind_point(self.rv_target, self._drag_rv, self._shown_rv)
         p.getPlotItem().getViewBox().sigResized.connect(lambda *_: self.invalidate("rot_size"))
-        self.matrix_label = ReadoutLabel("rotation_matrix_text", self, b, "title")
-        self.checks_label = ReadoutLabel("rotation_checks", self, b)
+        # the matrices are painted (tables in a rich text are laid out anew for every number)
+        self.matrix_title = RichLines("rotation_matrix_title", self, b, "title")
+        self.matrix_line = MatrixLine("rotation_matrix_line", self, b, "title")
+        self.product_line = MatrixLine("rotation_product_line", self, b, "title")
+        self.coords_label = RichLines("rotation_coordinates", self, b, "legend")
+        self.matrix_label = ReadoutStack(
+            "rotation_matrix_text", self,
+            [self.matrix_title, self.matrix_line, self.product_line, self.coords_label],
+        )  # fmt: skip
+        self.checks_label = RichLines("rotation_checks", self, b, "text")
         self.hint_label = FormulaLabel("rotation_hint", self, b, "legend")
         self.view("v", p, ("x", "y", "rot_size"), self._refresh_v)
         self.view("rv", p, (*ROTATION_INPUTS, "rotation", "rot_size"), self._refresh_rv)
@@ -133,29 +169,38 @@ class RotationPanel(Panel):
             "PE[p, 2i] = sin pω", "PE[p, 2i+1] = cos pω",
         )  # fmt: skip
         _fixed_square(p, PE_RANGE)
-        styled.curve(b, p, "guide", "thin", "dash").setData(*styled.circle_xy(1.0))
-        self.pe_arc = styled.curve(b, p, "accent", "bold")
-        self.pe_arc2 = styled.curve(b, p, "accent", "bold", "dash")
-        self.pe2_arrow = styled.curve(b, p, PE_ROLES[2], "thick", connect="finite")
-        self.pe2k_arrow = styled.curve(b, p, PE_ROLES[3], "thick", connect="finite")
-        self.pe_arrow = styled.curve(b, p, PE_ROLES[0], "bold", connect="finite")
-        self.pek_arrow = styled.curve(b, p, PE_ROLES[1], "bold", connect="finite")
-        self.pe_pred = pg.ScatterPlotItem(symbol="o")
+        unit = _line(b, p, "guide", "thin", "dash")
+        unit.setData(*styled.circle_xy(1.0))
+        self.pe_arc = _line(b, p, "accent", "bold")
+        self.pe_arc2 = _line(b, p, "accent", "bold", "dash")
+        self.pe2_arrow = _line(b, p, PE_ROLES[2], "thick")
+        self.pe2k_arrow = _line(b, p, PE_ROLES[3], "thick")
+        self.pe_arrow = _line(b, p, PE_ROLES[0], "bold")
+        self.pek_arrow = _line(b, p, PE_ROLES[1], "bold")
+        self.pe_lines = (unit, self.pe_arc, self.pe_arc2, self.pe2_arrow, self.pe2k_arrow,
+                         self.pe_arrow, self.pek_arrow)  # fmt: skip
+        self.pe_pred = Marks()
         p.addItem(self.pe_pred)
-
-        def rings(st: Style) -> None:
-            self.pe_pred.setPen(st.pen("ink", "line"))
-            self.pe_pred.setBrush(QBrush(Qt.BrushStyle.NoBrush))  # rings
-            self.pe_pred.setSize(st.marker("huge"))
-
-        b.add(rings)
+        b.add(lambda st: self.pe_pred.set_style(
+            st.marker("huge"), st.pen("ink", "line"), QBrush(Qt.BrushStyle.NoBrush)  # rings
+        ))  # fmt: skip
         self.pe_texts = []
         for role, name in zip(PE_ROLES, PE_NAMES, strict=True):
             t = styled.text(b, p, role, anchor=(0.5, 0.5))
             t.setText(name)
             self.pe_texts.append(t)
         p.getPlotItem().getViewBox().sigResized.connect(lambda *_: self.invalidate("pe_size"))
-        self.pe_label = ReadoutLabel("pe_rotation_text", self, b, "legend")
+        # the matrices and the table are painted (see MatrixLine), the sentences are read-outs
+        self.pe_head = RichLines("pe_rotation_head", self, b, "legend")
+        self.pe_matrix_line = MatrixLine("pe_rotation_matrix", self, b, "legend")
+        self.pe_numbers_line = MatrixLine("pe_rotation_numbers", self, b, "legend")
+        self.pe_table = GridTable("pe_rotation_table", self, b, "legend")
+        self.pe_tail = RichLines("pe_rotation_tail", self, b, "legend")
+        self.pe_label = ReadoutStack(
+            "pe_rotation_text", self,
+            [self.pe_head, self.pe_matrix_line, self.pe_numbers_line, self.pe_table,
+             self.pe_tail],
+        )  # fmt: skip
         self.pe_hint = FormulaLabel("pe_rotation_hint", self, b, "legend")
         self._pe_axes_key: tuple[bool, Style] | None = None
         self.view("pe_plot", p, (*PE_PAIR_INPUTS, "pe_order", "pe_shift", "pe_pairs", "pe_size"),
@@ -171,16 +216,14 @@ class RotationPanel(Panel):
         p.invertY(True)
         p.setAspectLocked(True)
         self.rope_image, self.rope_bar = styled.heatmap(b, p, (-1.0, 1.0), "diverging")
+        self._rope_rect = -1  # the head dimension the image is placed for
         self.quadrant_lines = styled.curve(b, p, "guide", "normal", "dash", connect="finite")
         self.block_outline = styled.curve(b, p, "ink", "thick", connect="finite")
-        self.cell_texts = [
-            styled.text(b, p, "ink", anchor=(0.5, 0.5), kind=CELL_FONT)
-            for _ in range(CELL_TEXT_MAX * CELL_TEXT_MAX)
-        ]
-        for t in self.cell_texts:
-            t.setVisible(False)
+        self.cell_numbers = CellNumbers()
+        p.addItem(self.cell_numbers)
+        b.add(lambda st: self.cell_numbers.set_style(st.font(CELL_FONT), st.qcolor("ink")))
         p.getPlotItem().getViewBox().sigResized.connect(lambda *_: self.invalidate("rope_size"))
-        self.rope_label = FormulaLabel("rope_matrix_text", self, b)
+        self.rope_label = RichLines("rope_matrix_text", self, b, "text")
         self.view("rope_geometry", p, ("block_dim", "layout"), self._refresh_rope_geometry)
         self.view("rope_heatmap", p, (*ROPE_MATRIX_INPUTS, "rope_matrix"), self._refresh_heatmap)
         self.view("rope_cells", p, (*ROPE_MATRIX_INPUTS, "rope_matrix", "rope_size"),
@@ -250,7 +293,7 @@ class RotationPanel(Panel):
     def _refresh_v(self, ctx: Context) -> None:
         x, y = ctx.values.as_float("x"), ctx.values.as_float("y")
         norm = math.hypot(x, y)
-        self.v_arrow.setData(*styled.arrow_xy(0.0, 0.0, x, y, 0.16))
+        _set_arrow(self.v_arrow, x, y, 0.16)
         self.norm_circle.setData(*styled.circle_xy(norm))
         _set_target(self.v_target, x, y)
         _label_inside(self.v_text, self.rot_plot, x, y, 0.3)
@@ -262,10 +305,10 @@ class RotationPanel(Panel):
         x, y, deg = v.as_float("x"), v.as_float("y"), v.as_float("angle")
         rx, ry = r["rotated"]
         norm, theta = float(r["norm_v"]), float(r["radians"])
-        self.rv_arrow.setData(*styled.arrow_xy(0.0, 0.0, rx, ry, 0.16))
+        _set_arrow(self.rv_arrow, rx, ry, 0.16)
         a0 = math.atan2(y, x) if norm > 0 else 0.0
         rad = min(0.45, 0.55 * norm) if norm > 0 else 0.3
-        arc = np.linspace(a0, a0 + theta, max(2, int(abs(deg)) + 2))
+        arc = np.linspace(a0, a0 + theta, _arc_points(theta))
         ax, ay = rad * np.cos(arc), rad * np.sin(arc)
         self.arc.setData(ax, ay)
         _set_text(self.angle_text, f"θ = {_fixed(deg, 1, plus=False)}° = "
@@ -280,68 +323,60 @@ class RotationPanel(Panel):
 
     def _refresh_composed(self, ctx: Context) -> None:
         cx, cy = ctx["composition"]["composed_vector"]
-        self.composed_arrow.setData(*styled.arrow_xy(0.0, 0.0, cx, cy, 0.16))
+        _set_arrow(self.composed_arrow, cx, cy, 0.16)
         ctx.record("composed", [cx, cy], "R(θ)R(θ₂)v")
 
     def _refresh_matrix(self, ctx: Context) -> None:
-        v, r, st = ctx.values, ctx["rotation"], ctx.style
+        v, r = ctx.values, ctx["rotation"]
         x, y, deg = v.as_float("x"), v.as_float("y"), v.as_float("angle")
         (c, ms), (sn, _) = r["matrix"]
         rx, ry = r["rotated"]
-        # values as live(): a new angle edits the numbers in place (no HTML parsed again)
-        cos_s, sin_s = live(_paren(c, 4)), live(_paren(sn, 4))
-        xs, ys = live(_paren(x, 2)), live(_paren(y, 2))
-        matrix = [
-            [live(_fixed(c, 4)), live(_fixed(ms, 4))],
-            [live(_fixed(sn, 4)), live(_fixed(c, 4))],
-        ]
-        vec = [[live(_fixed(x, 2))], [live(_fixed(y, 2))]]
-        rvec = [[live(_fixed(rx, 4))], [live(_fixed(ry, 4))]]
-        sym = [["cos&nbsp;θ", "−sin&nbsp;θ"], ["sin&nbsp;θ", "cos&nbsp;θ"]]
-        heads = ["R(θ)", "", span(st, "query", "<b>v</b>"), "",
-                 span(st, "key", "<b>v′</b>")]  # fmt: skip
-        self.matrix_label.set_html(
-            _sup(
-                f"<b>Rotation by θ = {live(num(deg, 1))}° = {live(num(r['radians'], 4))} rad</b>"
-                f"{_flat(st, ['R(θ) =', sym, '=', matrix])}"
-                f"{_flat(st, [matrix, '×', vec, '=', rvec], heads)}"
-                f"<span style='font-size:{st.css_pt('legend')}'>"
-                f"x′ = x cos θ − y sin θ = {xs}·{cos_s} − {ys}·{sin_s} "
-                f"= <b>{live(_fixed(rx, 4, plus=False))}</b><br>"
-                f"y′ = x sin θ + y cos θ = {xs}·{sin_s} + {ys}·{cos_s} "
-                f"= <b>{live(_fixed(ry, 4, plus=False))}</b></span>"
-            )
+        cos_s, sin_s = _paren(c, 4), _paren(sn, 4)
+        xs, ys = _paren(x, 2), _paren(y, 2)
+        matrix = [[_fixed(c, 4), _fixed(ms, 4)], [_fixed(sn, 4), _fixed(c, 4)]]
+        vec = [[_fixed(x, 2)], [_fixed(y, 2)]]
+        rvec = [[_fixed(rx, 4)], [_fixed(ry, 4)]]
+        sym = [[f"cos{NBSP}θ", f"−sin{NBSP}θ"], [f"sin{NBSP}θ", f"cos{NBSP}θ"]]
+        heads = [("R(θ)", "", False), ("", "", False), ("v", "query", True), ("", "", False),
+                 ("v′", "key", True)]  # fmt: skip
+        self.matrix_title.set_lines(
+            [[(f"Rotation by θ = {num(deg, 1)}° = {num(r['radians'], 4)} rad", "", True)]]
         )
+        self.matrix_line.set_parts(["R(θ) =", sym, "=", matrix])
+        self.product_line.set_parts([matrix, "×", vec, "=", rvec], heads)
+        self.coords_label.set_lines(
+            [
+                [(f"x′ = x cos θ − y sin θ = {xs}·{cos_s} − {ys}·{sin_s} = ", "", False),
+                 (_fixed(rx, 4, plus=False), "", True)],
+                [(f"y′ = x sin θ + y cos θ = {xs}·{sin_s} + {ys}·{cos_s} = ", "", False),
+                 (_fixed(ry, 4, plus=False), "", True)],
+            ]
+        )  # fmt: skip
         ctx.record("matrix", r["matrix"], "R(θ)")
         ctx.record("rotated", r["rotated"], "R(θ)v")
 
     def _refresh_checks(self, ctx: Context) -> None:
-        v, r, c, st = ctx.values, ctx["rotation"], ctx["composition"], ctx.style
+        v, r, c = ctx.values, ctx["rotation"], ctx["composition"]
         deg, deg2 = v.as_float("angle"), v.as_float("angle2")
-        lines = [
-            _check(st, r["norm_residual"], f"Length kept: |v| = {live(num(r['norm_v'], 4))}, "
-                   f"|Rv| = {live(num(r['norm_rotated'], 4))}", "difference"),
-            _check(st, r["det_residual"],
-                   f"det R = cos²θ + sin²θ = {live(num(r['det'], 4))}", "|det R − 1|"),
-            _check(st, r["orthogonality_residual"], "RᵀR = I (columns orthonormal)",
-                   "max |RᵀR − I|"),
-            _check(st, c["composition_residual"], f"R({live(num(deg, 1))}°)·"
-                   f"R({live(num(deg2, 1))}°) = R({live(num(c['angle_sum_degrees'], 1))}°)",
-                   "max diff")
-            + f"<br>&nbsp;&nbsp;&nbsp;&nbsp;{_inline(c['composition_matrix'])} vs "
-            f"{_inline(c['sum_matrix'])}",
-            _check(st, r["inverse_residual"], "Inverse: R(−θ)·R(θ) = I",
-                   "max |R(−θ)R(θ) − I|"),
-            _check(st, r["transpose_residual"], "R(−θ) = Rᵀ (undo = transpose)", "max diff"),
-        ]  # fmt: skip
-        self.checks_label.set_html(
-            _sup(
-                "<b>Properties</b> (float64, from the matrices)<br>"
-                + "<br>".join(lines)
-                + "<br>Angle from v to Rv, measured (in (−180°, 180°]): "
-                f"{live(num(r['measured_angle_degrees'], 2))}°"
-            )
-        )
+        # painted lines (RichLines): the numbers change at every step
+        self.checks_label.set_lines([
+            [("Properties", "", True), (" (float64, from the matrices)", "", False)],
+            _check_runs(r["norm_residual"], f"Length kept: |v| = {num(r['norm_v'], 4)}, "
+                        f"|Rv| = {num(r['norm_rotated'], 4)}", "difference"),
+            _check_runs(r["det_residual"], f"det R = cos²θ + sin²θ = {num(r['det'], 4)}",
+                        "|det R − 1|"),
+            _check_runs(r["orthogonality_residual"], "RᵀR = I (columns orthonormal)",
+                        "max |RᵀR − I|"),
+            _check_runs(c["composition_residual"], f"R({num(deg, 1)}°)·R({num(deg2, 1)}°) = "
+                        f"R({num(c['angle_sum_degrees'], 1)}°)", "max diff"),
+            [(f"{NBSP * 4}{_inline_text(c['composition_matrix'])} vs "
+              f"{_inline_text(c['sum_matrix'])}", "", False)],
+            _check_runs(r["inverse_residual"], "Inverse: R(−θ)·R(θ) = I",
+                        "max |R(−θ)R(θ) − I|"),
+            _check_runs(r["transpose_residual"], "R(−θ) = Rᵀ (undo = transpose)", "max diff"),
+            [("Angle from v to Rv, measured (in (−180°, 180°]): "
+              f"{num(r['measured_angle_degrees'], 2)}°", "", False)],
+        ])  # fmt: skip
         names = ("norm_residual", "det_residual", "orthogonality_residual", "inverse_residual",
                  "transpose_residual")  # fmt: skip
         residuals = [r[n] for n in names] + [c["composition_residual"]]
@@ -380,7 +415,7 @@ class RotationPanel(Panel):
         pts = [xy(pp[key]) for key in keys]
         arrows = (self.pe_arrow, self.pek_arrow, self.pe2_arrow, self.pe2k_arrow)
         for arrow, (px, py) in zip(arrows, pts, strict=True):
-            arrow.setData(*styled.arrow_xy(0.0, 0.0, px, py, 0.09))
+            _set_arrow(arrow, px, py, 0.09)
         pred = np.asarray([xy(pp["pe_rotated"]), xy(pp["pe_rotated2"])])
         self.pe_pred.setData(pred[:, 0], pred[:, 1])
         for text, (px, py) in zip(self.pe_texts, pts, strict=True):
@@ -390,7 +425,7 @@ class RotationPanel(Panel):
         for name, item, (px, py), rad in (("arc", self.pe_arc, pts[0], 0.3),
                                           ("arc2", self.pe_arc2, pts[2], 0.45)):  # fmt: skip
             a0 = math.atan2(py, px)
-            arc = np.linspace(a0, a0 + net, max(2, int(abs(math.degrees(net))) + 2))
+            arc = np.linspace(a0, a0 + net, _arc_points(net))
             item.setData(rad * np.cos(arc), rad * np.sin(arc))
             ctx.record(name, arc, f"turn kω drawn from {'p' if name == 'arc' else 'p′'}", "rad")
         title = "(cos, sin)" if swap else "(sin, cos)"
@@ -400,7 +435,7 @@ class RotationPanel(Panel):
         ctx.record("predicted", pred, "M·pair at p and p′ (rings)")
 
     def _refresh_pe_text(self, ctx: Context) -> None:
-        v, sh, pp, st = ctx.values, ctx["pe_shift"], ctx["pe_pairs"], ctx.style
+        v, sh, pp = ctx.values, ctx["pe_shift"], ctx["pe_pairs"]
         swap = v.as_str("pe_order") == "cos_sin"
         dim, base, i, k = v.as_int("dim"), v.as_float("base"), v.as_int("pair"), v.as_int("offset")
         pos = pp["pe_positions"]
@@ -409,11 +444,12 @@ class RotationPanel(Panel):
             return (pair[1], pair[0]) if swap else (pair[0], pair[1])
 
         mat = sh["pe_rotation_matrix_cos_sin"] if swap else sh["pe_rotation_matrix"]
+        c, sn = f"cos{NBSP}kω", f"sin{NBSP}kω"
         if swap:
-            sym = [["cos&nbsp;kω", "−sin&nbsp;kω"], ["sin&nbsp;kω", "cos&nbsp;kω"]]
+            sym = [[c, f"−{sn}"], [sn, c]]
             name, coords, turn = "R(+kω)", "(cos, sin)", "counter-clockwise"
         else:
-            sym = [["cos&nbsp;kω", "sin&nbsp;kω"], ["−sin&nbsp;kω", "cos&nbsp;kω"]]
+            sym = [[c, sn], [f"−{sn}", c]]
             name, coords, turn = "R(−kω)", "(sin, cos)", "clockwise"
         nums = [[_fixed(mat[0][0], 4), _fixed(mat[0][1], 4)],
                 [_fixed(mat[1][0], 4), _fixed(mat[1][1], 4)]]  # fmt: skip
@@ -421,45 +457,45 @@ class RotationPanel(Panel):
 
         def pair_txt(pair: Sequence[float]) -> str:
             a, b = xy(pair)
-            return f"({live(_fixed(a, 3))}, {live(_fixed(b, 3))})"
+            return f"({_fixed(a, 3)}, {_fixed(b, 3)})"
 
         rows = [
-            ("angle", f"pω = {live(num(pp['pe_position_angle'], 3))}",
-             f"p′ω = {live(num(pp['pe_position2_angle'], 3))}"),
+            ("angle", f"pω = {num(pp['pe_position_angle'], 3)}",
+             f"p′ω = {num(pp['pe_position2_angle'], 3)}"),
             ("pair", pair_txt(pp["pe_pair"]), pair_txt(pp["pe_pair2"])),
             ("M × pair", pair_txt(pp["pe_rotated"]), pair_txt(pp["pe_rotated2"])),
             ("pair at +k", pair_txt(pp["pe_pair_shifted"]),
              pair_txt(pp["pe_pair2_shifted"])),
-            ("residual ‖·‖", _res(pp["pe_residual"]),
-             _res(pp["pe_residual2"])),
+            ("residual ‖·‖", _res_text(pp["pe_residual"]),
+             _res_text(pp["pe_residual2"])),
         ]  # fmt: skip
-        table = "".join(
-            f"<tr><td>{a}</td><td align='right'>{span(st, PE_ROLES[0], b)}"
-            f"</td><td align='right'>{span(st, PE_ROLES[2], c)}</td></tr>"
-            for a, b, c in rows
-        )
-        power = f"{_power_base(base)}<sup>−2·{i}/{dim}</sup>"
-        label = f"M&nbsp;=&nbsp;{name}&nbsp;="
-        self.pe_label.set_html(
-            _sup(
-                f"ω<sub>{i}</sub> = {power} = {sig(sh['omega'], 5)} "
-                f"(λ = {sig(sh['wavelength'], 5)}), &nbsp;k = {k}<br>"
-                f"kω = {num(sh['pe_angle'], 4)} rad = {num(sh['pe_angle_degrees'], 2)}° "
-                f"({num(sh['pe_angle_turns'], 3)} turns)<br>"
-                f"sin((p+k)ω) = cos kω·sin pω + sin kω·cos pω, cos((p+k)ω) = −sin kω·sin pω + "
-                f"cos kω·cos pω, so on {coords} the shift is a <b>{turn}</b> turn:"
-                f"{_flat(st, [label, sym])}{_flat(st, ['=', nums])}"
-                f"<table {NOWRAP} cellspacing='0' cellpadding='2'>"
-                f"<tr><th></th><th>"
-                f"{span(st, PE_ROLES[0], f'p = {live(pos[0])} → {live(pos[1])}')}</th><th>"
-                f"{span(st, PE_ROLES[2], f'p′ = {live(pos[2])} → {live(pos[3])}')}</th></tr>"
-                f"{table}</table>"
-                f"M uses only k and ω<sub>i</sub>, never p. Every pair i &lt; {dim // 2} at p and "
-                f"p′: max residual {_res(pp['pe_residual_all_pairs'])} {ok}.<br>"
-                f"Wrong sign (R(+kω) on (sin, cos)) would miss by "
-                f"{live(num(pp['pe_wrong_sign_residual'], 3))}."
-            )
-        )
+        # all painted (RichLines, MatrixLine, GridTable): the numbers change at every step
+        self.pe_head.set_lines([
+            [("ω", "", False), (str(i), "", False, "sub"), (f" = {_power_base(base)}", "", False),
+             (f"−2·{i}/{dim}", "", False, "sup"),
+             (f" = {sig(sh['omega'], 5)} (λ = {sig(sh['wavelength'], 5)}), {NBSP}k = {k}", "",
+              False)],
+            [(f"kω = {num(sh['pe_angle'], 4)} rad = {num(sh['pe_angle_degrees'], 2)}° "
+              f"({num(sh['pe_angle_turns'], 3)} turns)", "", False)],
+            [("sin((p+k)ω) = cos kω·sin pω + sin kω·cos pω, cos((p+k)ω) = −sin kω·sin pω + "
+              f"cos kω·cos pω, so on {coords} the shift is a ", "", False), (turn, "", True),
+             (" turn:", "", False)],
+        ])  # fmt: skip
+        self.pe_matrix_line.set_parts([f"M{NBSP}={NBSP}{name}{NBSP}=", sym])
+        self.pe_numbers_line.set_parts(["=", nums])
+        self.pe_table.set_rows(
+            [("", "", True), (f"p = {pos[0]} → {pos[1]}", PE_ROLES[0], True),
+             (f"p′ = {pos[2]} → {pos[3]}", PE_ROLES[2], True)],
+            [[(a, "", False), (b, PE_ROLES[0], False), (c, PE_ROLES[2], False)]
+             for a, b, c in rows],
+        )  # fmt: skip
+        self.pe_tail.set_lines([
+            [("M uses only k and ω", "", False), ("i", "", False, "sub"),
+             (f", never p. Every pair i < {dim // 2} at p and p′: max residual "
+              f"{_res_text(pp['pe_residual_all_pairs'])} {ok}.", "", False)],
+            [("Wrong sign (R(+kω) on (sin, cos)) would miss by "
+              f"{num(pp['pe_wrong_sign_residual'], 3)}.", "", False)],
+        ])  # fmt: skip
         ctx.record("matrix", mat, f"M = {name} on {coords}")
         ctx.record("omega", sh["omega"], "ω_i", "rad/position")
         ctx.record("residual_all_pairs", pp["pe_residual_all_pairs"], "max residual, every pair")
@@ -498,13 +534,18 @@ class RotationPanel(Panel):
         self.rope_plot.getPlotItem().getViewBox().setRange(
             xRange=(0.0, float(bd)), yRange=(0.0, float(bd)), padding=0.02
         )
+        # the new view transform now, not lazily in the paint (which would then ask for a
+        # second paint of the whole plot for the items that follow the view)
+        styled.apply_transform(self.rope_plot)
         ctx.record("blocks", np.array(squares), "outlined cells: (column, row, size)")
 
     def _refresh_heatmap(self, ctx: Context) -> None:
         bd, m = ctx.values.as_int("block_dim"), ctx.values.as_int("m")
         mat = np.ascontiguousarray(np.asarray(ctx["rope_matrix"]["rope_matrix"], np.float32))
         self.rope_image.setImage(mat, autoLevels=False)
-        self.rope_image.setRect(0.0, 0.0, float(bd), float(bd))
+        if self._rope_rect != bd:
+            self._rope_rect = bd
+            self.rope_image.setRect(0.0, 0.0, float(bd), float(bd))
         styled.set_title(self.book, self.rope_plot, f"Entries of RoPE R<sub>m</sub>, m = {m}")
         ctx.record("rope_matrix", mat, "R_m")
 
@@ -513,14 +554,15 @@ class RotationPanel(Panel):
         mat = ctx["rope_matrix"]["rope_matrix"]
         digits = self._cell_digits(ctx.style, bd)
         shown = np.zeros((min(bd, CELL_TEXT_MAX),) * 2)
-        for idx, t in enumerate(self.cell_texts):
-            row, col = divmod(idx, CELL_TEXT_MAX)
-            visible = bool(digits and row < bd and col < bd and mat[row][col] != 0.0)
-            t.setVisible(visible)
-            if visible:
-                _set_text(t, _fixed(float(mat[row][col]), digits, plus=False))
-                t.setPos(col + 0.5, row + 0.5)
-                shown[row, col] = round(float(mat[row][col]), digits)
+        cells = []
+        if digits:
+            for row in range(min(bd, CELL_TEXT_MAX)):
+                for col in range(min(bd, CELL_TEXT_MAX)):
+                    value = float(mat[row][col])
+                    if value != 0.0:
+                        cells.append((row, col, _fixed(value, digits, plus=False)))
+                        shown[row, col] = round(value, digits)
+        self.cell_numbers.set_cells(cells)
         ctx.record("cell_digits", digits, "decimals written in the cells (0: none)")
         ctx.record("cell_values", shown if digits else np.zeros((0, 0)), "numbers in the cells")
 
@@ -545,29 +587,508 @@ class RotationPanel(Panel):
         return 0
 
     def _refresh_rope_text(self, ctx: Context) -> None:
-        v, rm, rr, st = ctx.values, ctx["rope_matrix"], ctx["rope_relative"], ctx.style
+        v, rm, rr = ctx.values, ctx["rope_matrix"], ctx["rope_relative"]
         bd, layout, n = v.as_int("block_dim"), v.as_str("layout"), v.as_int("n")
         theta, angles = rm["rope_theta"], rm["rope_angles"]
         shown = min(4, len(theta))
         ang = ", ".join(sig(a, 3) for a in angles[:shown]) + (", …" if len(theta) > shown else "")
         pairs = "(2i, 2i+1) on the diagonal" if layout == "interleaved" else f"(i, i+{bd // 2})"
-        relative = _check(
-            st, rr["rope_relative_residual"],
-            f"R<sub>m</sub>ᵀR<sub>n</sub> = R<sub>n−m</sub> (n = {n}, n−m = {rr['rope_offset']})",
-            "max diff",
-        )  # fmt: skip
-        ortho = _check(st, rm["rope_orthogonality_residual"], "R<sub>m</sub>ᵀR<sub>m</sub> = I",
-                       "max diff")  # fmt: skip
-        self.rope_label.set_html(
-            _sup(
-                f"<b>d = {bd}, {layout} layout.</b> Pair i turns by m·θ<sub>i</sub>, "
-                f"θ<sub>i</sub> = base<sup>−2i/d</sup>; coupled entries {pairs} outlined.<br>"
-                f"m·θ<sub>i</sub> = {ang} rad<br>{relative}<br>{ortho}"
-            )
-        )
+        sub: Callable[[str], Run] = lambda t: (t, "", False, "sub")  # noqa: E731
+        rel, ortho = rr["rope_relative_residual"], rm["rope_orthogonality_residual"]
+        # painted (RichLines): the numbers change at every step
+        self.rope_label.set_lines([
+            [(f"d = {bd}, {layout} layout.", "", True), (" Pair i turns by m·θ", "", False),
+             sub("i"), (", θ", "", False), sub("i"), (" = base", "", False),
+             ("−2i/d", "", False, "sup"), (f"; coupled entries {pairs} outlined.", "", False)],
+            [("m·θ", "", False), sub("i"), (f" = {ang} rad", "", False)],
+            [_mark(rel), (" R", "", False), sub("m"), ("ᵀR", "", False), sub("n"),
+             (" = R", "", False), sub("n−m"),
+             (f" (n = {integer(n)}, n−m = {integer(rr['rope_offset'])})"
+              f"{_note(rel, 'max diff')}", "", False)],
+            [_mark(ortho), (" R", "", False), sub("m"), ("ᵀR", "", False), sub("m"),
+             (f" = I{_note(ortho, 'max diff')}", "", False)],
+        ])  # fmt: skip
         ctx.record("angles", angles, "m·θ_i", "rad")
         ctx.record("residuals", [rr["rope_relative_residual"], rm["rope_orthogonality_residual"]],
                    "R_mᵀR_n − R_{n−m}, R_mᵀR_m − I")  # fmt: skip
+
+
+# -- painted read-outs -------------------------------------------------------------------------
+#: A part of a :class:`MatrixLine`: a text, or a matrix (rows of entries).
+Part = str | Sequence[Sequence[str]]
+#: A head above a part, or a cell of a :class:`GridTable`: (text, colour role or "", bold).
+Styled = tuple[str, str, bool]
+#: Cell padding of the read-out tables (pixels, as ``cellpadding='2'``) and the margin left
+#: and right (a document's margin; the tables it replaces had none above or below).
+PAD = 2.0
+MARGIN = 2.0
+NBSP = "\u00a0"
+
+
+def _line_height(m: QFontMetricsF) -> int:
+    """A line's height as Qt's text layout makes it: ascent and descent, each rounded up."""
+    return math.ceil(m.ascent()) + math.ceil(m.descent())
+
+
+class _Painted(QWidget):
+    """A read-out block drawn with a painter from plain strings, in the style's font of ``kind``.
+
+    Its numbers change at every step. A table inside a rich-text document is laid out again in
+    full when any of its cells changes (~0.2 ms a table, most of a read-out's cost); here a step
+    places the strings (font metrics only) and the paint draws them. The size is fixed by the
+    content (never wrapped, like the ``white-space:pre`` tables it replaces); the layout is
+    asked again only when it changes. :meth:`text` is the equivalent HTML (tests, accessible
+    description).
+    """
+
+    def __init__(self, name: str, parent: QWidget | None, book: StyleBook, kind: str) -> None:
+        super().__init__(parent)
+        self.setObjectName(name)
+        self.setAccessibleName(name.replace("_", " "))
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self._style = book.style
+        self._html_style: Style | None = None  # the style text() was written in
+        self._size = QSize(0, 0)
+        self._html = ""
+        #: What the paint draws: texts (x, baseline, text, bold, colour role) and lines.
+        self._texts: list[tuple[float, float, str, bool, str]] = []
+        self._lines: list[QLineF] = []
+
+        def apply(st: Style) -> None:
+            self._style = st
+            self.setFont(st.font(kind))
+            self._fonts = (st.font(kind), st.font(kind, bold=True))
+            self._metrics = (QFontMetricsF(self._fonts[0]), QFontMetricsF(self._fonts[1]))
+            self._size = QSize(0, 0)  # measured afresh in the new fonts
+            self._relayout()
+
+        book.add(apply)
+
+    def text(self) -> str:
+        """The content as the HTML table it stands for."""
+        return self._html
+
+    def _set_html(self, html: str) -> None:
+        self._html = html
+        self.setAccessibleDescription(strip_tags(html))
+
+    def _lay_out(self) -> QSizeF:
+        """Fill :attr:`_texts` and :attr:`_lines`; the size they need."""
+        raise NotImplementedError
+
+    def _relayout(self) -> None:
+        self._texts, self._lines = [], []
+        need = self._lay_out()
+        # the room only grows (until the style changes): a column that widens for a longer
+        # number and narrows again would lay the read-out column out at every step
+        size = QSize(math.ceil(need.width()), math.ceil(need.height())).expandedTo(self._size)
+        if size != self._size:
+            self._size = size
+            self.setMinimumSize(size)
+            self.updateGeometry()
+        self.update()
+
+    def drawn(self) -> list[tuple[float, float, str]]:
+        """What the paint writes: (x, baseline, text) in the widget's pixels."""
+        return [(x, y, t) for x, y, t, _, _ in self._texts]
+
+    def sizeHint(self) -> QSize:
+        return QSize(self._size)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self._size)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        if self._lines:
+            lw = self._style.width("line")
+            edge = QPen(self._style.qcolor("ink"), lw)
+            edge.setCapStyle(Qt.PenCapStyle.FlatCap)
+            p.setPen(edge)
+            p.drawLines(self._lines)
+        ink = self.palette().color(QPalette.ColorRole.WindowText)
+        font, role = -1, None
+        for x, y, text, bold, r in self._texts:
+            if int(bold) != font:
+                font = int(bold)
+                p.setFont(self._fonts[font])
+            if r != role:
+                role = r
+                p.setPen(self._style.qcolor(r) if r else ink)
+            p.drawText(QPointF(x, y), text)
+        p.end()
+
+
+class MatrixLine(_Painted):
+    """Texts and bracketed matrices side by side, optionally with heads above them: what
+    :func:`_flat` writes as one HTML table (cell padding 2 px, a no-break space either side of
+    each entry, entries right-aligned, brackets as borders in the ink colour)."""
+
+    _parts: Sequence[Part] = ()
+    _heads: Sequence[Styled] = ()
+
+    def set_parts(self, parts: Sequence[Part], heads: Sequence[Styled] = ()) -> None:
+        """Show ``parts`` (a text, or a matrix as rows of entries) with ``heads`` above them."""
+        new_parts = [p if isinstance(p, str) else [list(r) for r in p] for p in parts]
+        st = self._style
+        if new_parts == self._parts and list(heads) == self._heads and self._html_style is st:
+            return
+        self._parts, self._heads, self._html_style = new_parts, list(heads), st
+        html_heads = [span(st, role, f"<b>{t}</b>" if bold else t) if role else
+                      (f"<b>{t}</b>" if bold else t) for t, role, bold in heads]  # fmt: skip
+        self._set_html(_flat(st, self._parts, html_heads))
+        self._relayout()
+
+    def _lay_out(self) -> QSizeF:
+        fm, fb = self._metrics
+        row = _line_height(fm) + 2 * PAD
+        nbsp = fm.horizontalAdvance(NBSP)
+        lw = self._style.width("line")
+        bracket = round(2 * lw) + 2 * PAD + lw  # as the bracket cells: width, padding, border
+        top = row if self._heads else 0.0
+
+        def base(middle: float, m: QFontMetricsF = fm) -> float:  # a line centred at middle
+            return middle - _line_height(m) / 2 + math.ceil(m.ascent())
+
+        x = MARGIN
+        for k, part in enumerate(self._parts):
+            if isinstance(part, str):
+                width = fm.horizontalAdvance(part) + 2 * nbsp + 2 * PAD
+                self._texts.append((x + PAD + nbsp, base(top + row), part, False, ""))
+            else:
+                cols = [
+                    max(fm.horizontalAdvance(r[c]) for r in part) + 2 * nbsp + 2 * PAD
+                    for c in range(len(part[0]))
+                ]
+                width = sum(cols) + 2 * bracket
+                y0, y1 = top + lw / 2, top + 2 * row - lw / 2
+                for bx, arm in ((x + lw / 2, x + bracket - PAD),
+                                (x + width - lw / 2, x + width - bracket + PAD)):  # fmt: skip
+                    self._lines += [QLineF(bx, y0, bx, y1), QLineF(bx, y0, arm, y0),
+                                    QLineF(bx, y1, arm, y1)]  # fmt: skip
+                cx = x + bracket
+                for c, cw in enumerate(cols):
+                    for r, entries in enumerate(part):
+                        tw = fm.horizontalAdvance(entries[c])
+                        self._texts.append(
+                            (
+                                cx + cw - PAD - nbsp - tw,
+                                base(top + (r + 0.5) * row),
+                                entries[c],
+                                False,
+                                "",
+                            )
+                        )
+                    cx += cw
+            if k < len(self._heads) and self._heads[k][0]:
+                text, role, bold = self._heads[k]
+                m = fb if bold else fm
+                tw = m.horizontalAdvance(text)
+                self._texts.append((x + (width - tw) / 2, base(row / 2, m), text, bold, role))
+            x += width
+        return QSizeF(x + MARGIN, top + 2 * row)
+
+
+class GridTable(_Painted):
+    """Rows of cells under a header row: the first column left-aligned, the others right-aligned,
+    header cells bold and centred (an HTML table with ``th`` heads, cell padding 2 px)."""
+
+    _head: Sequence[Styled] = ()
+    _rows: Sequence[Sequence[Styled]] = ()
+
+    def set_rows(self, head: Sequence[Styled], rows: Sequence[Sequence[Styled]]) -> None:
+        """Show the header ``head`` and ``rows`` (each cell: text, colour role or "", bold)."""
+        new_rows = [list(r) for r in rows]
+        st = self._style
+        if list(head) == self._head and new_rows == self._rows and self._html_style is st:
+            return
+        self._head, self._rows, self._html_style = list(head), new_rows, st
+
+        def cell(tag: str, c: Styled, align: str = "") -> str:
+            t, role, bold = c
+            t = f"<b>{t}</b>" if bold and tag == "td" else t
+            return f"<{tag}{align}>{span(st, role, t) if role else t}</{tag}>"
+
+        body = "<tr>" + "".join(cell("th", c) for c in self._head) + "</tr>" + "".join(
+            "<tr>" + "".join(cell("td", c, "" if k == 0 else " align='right'")
+                             for k, c in enumerate(r)) + "</tr>"
+            for r in self._rows
+        )  # fmt: skip
+        self._set_html(f"<table {NOWRAP} cellspacing='0' cellpadding='2'>{body}</table>")
+        self._relayout()
+
+    def _lay_out(self) -> QSizeF:
+        fm, fb = self._metrics
+        grid = [[(t, role, bold or r == 0) for t, role, bold in cells]
+                for r, cells in enumerate([self._head, *self._rows])]  # fmt: skip
+        widths = [[(fb if bold else fm).horizontalAdvance(t) for t, _, bold in cells]
+                  for cells in grid]  # fmt: skip
+        cols = [0.0] * max((len(c) for c in grid), default=0)
+        for ws in widths:
+            for k, w in enumerate(ws):
+                cols[k] = max(cols[k], w + 2 * PAD)
+        row = max(_line_height(fm), _line_height(fb)) + 2 * PAD
+        for r, (cells, ws) in enumerate(zip(grid, widths, strict=True)):
+            x = MARGIN
+            for k, ((t, role, bold), tw) in enumerate(zip(cells, ws, strict=True)):
+                if r == 0:
+                    tx = x + (cols[k] - tw) / 2
+                elif k == 0:
+                    tx = x + PAD
+                else:
+                    tx = x + cols[k] - PAD - tw
+                m = fb if bold else fm
+                y = r * row + row / 2 - _line_height(m) / 2 + math.ceil(m.ascent())
+                self._texts.append((tx, y, t, bold, role))
+                x += cols[k]
+        return QSizeF(sum(cols) + 2 * MARGIN, len(grid) * row)
+
+
+#: A run of text in :class:`RichLines`: (text, colour role or "", bold), optionally with a
+#: vertical alignment "sub" or "sup" (a smaller font below or above the baseline).
+Run = tuple[str, str, bool] | tuple[str, str, bool, str]
+_PIECES = re.compile(r"[^ ]* *")  # a word and the spaces after it: where a line may break
+#: Sub- and superscripts as a rich text draws them: 2/3 of the size, the baseline moved by
+#: 1/6 (down) or 1/2 (up) of the small font's height.
+_SMALL, _SUB, _SUP = 2.0 / 3.0, 1.0 / 6.0, 0.5
+
+
+class RichLines(QWidget):
+    """Lines of text runs (plain text, each in a colour role, bold or not, sub- or
+    superscript), wrapped at spaces to the widget's width: a read-out of sentences whose numbers
+    change at every step, painted directly (what a rich-text read-out of ``<br>``-separated
+    lines shows, without laying out a document again for each new number). The height follows
+    the width (height for width); a step that keeps the number of wrapped lines changes no
+    geometry. :meth:`text` is the equivalent HTML; ``edited`` counts the changes (nothing is
+    ever parsed: ``parsed`` stays 0).
+    """
+
+    parsed = 0
+
+    def __init__(self, name: str, parent: QWidget | None, book: StyleBook, kind: str) -> None:
+        super().__init__(parent)
+        self.setObjectName(name)
+        self.setAccessibleName(name.replace("_", " "))
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self._style = book.style
+        self._html_style: Style | None = None
+        self._lines: list[list[tuple[str, str, bool, str]]] = []
+        self._html = ""
+        #: Per width: segments (x, baseline, text, font index, role) and the height.
+        self._laid: dict[int, tuple[list[tuple[float, float, str, int, str]], float]] = {}
+        self._height = -1
+        self.edited = 0
+
+        def apply(st: Style) -> None:
+            self._style = st
+            self.setFont(st.font(kind))
+            # font index: bold + 2·small (sub/superscripts: the font drawn scaled by _SMALL)
+            self._fonts = (st.font(kind), st.font(kind, bold=True))
+            self._metrics = (QFontMetricsF(self._fonts[0]), QFontMetricsF(self._fonts[1]))
+            self._advances: dict[tuple[str, int], float] = {}
+            self.setMinimumHeight(0)
+            self._changed()
+
+        book.add(apply)
+
+    def text(self) -> str:
+        """The lines as HTML (runs as bold, coloured, sub/sup spans; lines joined by ``<br>``)."""
+        return self._html
+
+    def set_lines(self, lines: Sequence[Sequence[Run]]) -> None:
+        """Show ``lines``, each a sequence of runs (see :data:`Run`)."""
+        new = [[(r[0], r[1], r[2], r[3] if len(r) > 3 else "") for r in line] for line in lines]
+        st = self._style
+        if new == self._lines and self._html_style is st:
+            return
+        self._lines, self._html_style = new, st
+
+        def run(t: str, role: str, bold: bool, valign: str) -> str:
+            t = html_escape(t, quote=False).replace(NBSP, "&nbsp;")
+            t = f"<b>{t}</b>" if bold else t
+            t = f"<{valign}>{t}</{valign}>" if valign else t
+            return span(st, role, t) if role else t
+
+        self._html = "<br>".join("".join(run(*r) for r in line) for line in self._lines)
+        self.setAccessibleDescription(strip_tags(self._html))
+        self.edited += 1
+        self._changed()
+
+    def _changed(self) -> None:
+        self._laid.clear()
+        height = self.heightForWidth(max(self.width(), 1))
+        if height != self._height:
+            self._height = height
+            self.updateGeometry()
+        self.update()
+
+    def _advance(self, text: str, font: int) -> float:
+        """Width of ``text`` in font ``font`` (kept: most pieces come back at the next step)."""
+        key = (text, font)
+        w = self._advances.get(key)
+        if w is None:
+            if len(self._advances) > 4000:
+                self._advances.clear()
+            w = self._metrics[font & 1].horizontalAdvance(text) * (_SMALL if font & 2 else 1.0)
+            self._advances[key] = w
+        return w
+
+    def _lay_out(self, width: int) -> tuple[list[tuple[float, float, str, int, str]], float]:
+        """Segments (x, baseline, text, font index, role) at ``width``, the height they need."""
+        hit = self._laid.get(width)
+        if hit is not None:
+            return hit
+        if len(self._laid) > 16:  # a window being resized
+            self._laid.clear()
+        fm = self._metrics[0]
+        small = _SMALL * fm.height()
+        shift = {"": 0.0, "sub": _SUB * small, "sup": -_SUP * small}
+        step = max(_line_height(self._metrics[0]), _line_height(self._metrics[1]))
+        right = width - MARGIN
+        out: list[tuple[float, int, float, str, int, str]] = []
+        row = 0
+        for line in self._lines:
+            fonts = [int(b) + (2 if v else 0) for _, _, b, v in line]
+            widths = [self._advance(t, f) for (t, *_), f in zip(line, fonts, strict=True)]
+            end = line[-1][0] if line else ""
+            trailing = widths[-1] - self._advance(end.rstrip(" "), fonts[-1]) if line else 0.0
+            if MARGIN + sum(widths) - trailing <= right:  # it fits: one piece a run
+                x = MARGIN
+                for (text, role, _, valign), f, w in zip(line, fonts, widths, strict=True):
+                    out.append((x, row, shift[valign], text, f, role))
+                    x += w
+                row += 1
+                continue
+            # words across runs ("base" and its superscript are one word): a line breaks only
+            # after a space, before the first word that would stick out
+            words: list[list[tuple[str, int, str, str]]] = [[]]
+            for (text, role, _, valign), f in zip(line, fonts, strict=True):
+                for piece in _PIECES.findall(text):
+                    if piece:
+                        words[-1].append((piece, f, role, valign))
+                        if piece.endswith(" "):
+                            words.append([])
+            x = MARGIN
+            for word in words:
+                if not word:
+                    continue
+                *body, (last, f_last, _, _) = word
+                inked = sum(self._advance(t, f) for t, f, _, _ in body)
+                inked += self._advance(last.rstrip(" "), f_last)
+                if x > MARGIN and x + inked > right:
+                    row, x = row + 1, MARGIN
+                for piece, f, role, valign in word:
+                    prev = out[-1] if out else None
+                    if (
+                        prev
+                        and prev[1] == row
+                        and prev[2:3] == (shift[valign],)
+                        and prev[4:] == (f, role)
+                    ):  # the same style: one text to draw
+                        out[-1] = (*prev[:3], prev[3] + piece, f, role)
+                    else:
+                        out.append((x, row, shift[valign], piece, f, role))
+                    x += self._advance(piece, f)
+            row += 1
+        top = MARGIN + math.ceil(fm.ascent())
+        laid = ([(x, top + r * step + dy, t, f, c) for x, r, dy, t, f, c in out],
+                row * step + 2 * MARGIN)  # fmt: skip
+        self._laid[width] = laid
+        return laid
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return math.ceil(self._lay_out(max(width, 1))[1])
+
+    def _font_of(self, bold: bool, valign: str) -> int:
+        return int(bold) + (2 if valign else 0)
+
+    def sizeHint(self) -> QSize:
+        widest = max(
+            (sum(self._advance(t, self._font_of(b, v)) for t, _, b, v in line)
+             for line in self._lines),
+            default=0.0,
+        )  # fmt: skip
+        width = math.ceil(min(widest + 2 * MARGIN, 900))
+        return QSize(width, self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:
+        """The widest word: narrower, a line could not be broken any more."""
+        least = max(
+            (self._advance(piece.rstrip(" "), self._font_of(b, v))
+             for line in self._lines for t, _, b, v in line for piece in _PIECES.findall(t)),
+            default=0.0,
+        )  # fmt: skip
+        return QSize(max(120, math.ceil(least + 2 * MARGIN)), 0)
+
+    def drawn(self) -> list[tuple[float, float, str]]:
+        """What the paint writes at the current width: (x, baseline, text) in pixels."""
+        return [(x, y, t) for x, y, t, _, _ in self._lay_out(max(self.width(), 1))[0]]
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        segments, height = self._lay_out(max(self.width(), 1))
+        need = math.ceil(height)
+        if need > self.height() and need > self.minimumHeight():
+            self.setMinimumHeight(need)  # wrapped into more lines here: the layout makes room
+        p = QPainter(self)
+        ink = self.palette().color(QPalette.ColorRole.WindowText)
+        clip = QRectF(event.rect())
+        font, role = -1, None
+        for x, y, text, f, r in segments:
+            m = self._metrics[f & 1]
+            if y + m.descent() < clip.top() or y - m.ascent() > clip.bottom():
+                continue
+            if f & 1 != font:
+                font = f & 1
+                p.setFont(self._fonts[font])
+            if r != role:
+                role = r
+                p.setPen(self._style.qcolor(r) if r else ink)
+            if f & 2:  # a sub- or superscript: the font at 2/3 of its size
+                p.save()
+                p.translate(x, y)
+                p.scale(_SMALL, _SMALL)
+                p.drawText(QPointF(0.0, 0.0), text)
+                p.restore()
+            else:
+                p.drawText(QPointF(x, y), text)
+        p.end()
+
+
+class ReadoutStack(QWidget):
+    """Read-out parts one below the other, shown as one block: :meth:`text` is theirs joined;
+    ``parsed`` and ``edited`` count those of its :class:`ReadoutLabel` parts."""
+
+    def __init__(self, name: str, parent: QWidget | None, parts: Sequence[QWidget]) -> None:
+        super().__init__(parent)
+        self.setObjectName(name)
+        self.setAccessibleName(name.replace("_", " "))
+        self.parts = list(parts)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        for w in self.parts:
+            lay.addWidget(w, 0, Qt.AlignmentFlag.AlignLeft if isinstance(w, _Painted) else
+                          Qt.AlignmentFlag(0))  # fmt: skip
+        lay.addStretch(1)  # room to spare goes below, not between the parts
+
+    def text(self) -> str:
+        return "".join(w.text() for w in self.parts)  # type: ignore[attr-defined]
+
+    @property
+    def parsed(self) -> int:
+        return sum(int(getattr(w, "parsed", 0)) for w in self.parts)
+
+    @property
+    def edited(self) -> int:
+        return sum(int(getattr(w, "edited", 0)) for w in self.parts)
+
+    def font(self) -> QFont:
+        return self.parts[0].font()
 
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -589,6 +1110,61 @@ def _fixed_square(plot: pg.PlotWidget, extent: float) -> None:
     plot.setYRange(-extent, extent, padding=0)
 
 
+def _line(
+    book: StyleBook, plot: pg.PlotWidget, role: str, width: str, line: LineStyle = "solid"
+) -> styled.PixelCurve:
+    """An empty :class:`styled.PixelCurve` on ``plot`` in the pen of ``role``, ``width`` and
+    ``line`` (dashes too). Arrows are drawn as separate segments (``connect="pairs"``), as the
+    segmented line mode draws them: no NaN breaks, whose bounds pyqtgraph computes slowly."""
+    item = styled.PixelCurve()
+    plot.addItem(item)
+    book.add(lambda st: item.setPen(st.pen(role, width, line)))
+    return item
+
+
+#: The points of :func:`styled.arrow_xy` (shaft, NaN, left barb, tip, right barb) as segments:
+#: shaft, left barb to tip, tip to right barb.
+_ARROW_SEGMENTS = np.array([0, 1, 3, 4, 4, 5])
+
+
+def _set_arrow(item: styled.PixelCurve, x: float, y: float, head: float) -> None:
+    """Draw the arrow from the origin to (x, y) (head length in data units) with ``item``;
+    an arrow already there is left alone (its pixels are kept)."""
+    xs, ys = styled.arrow_xy(0.0, 0.0, x, y, head)
+    if len(xs) == len(_ARROW_SEGMENTS):
+        xs, ys = xs[_ARROW_SEGMENTS], ys[_ARROW_SEGMENTS]
+    if (
+        item.opts["connect"] == "pairs"
+        and np.array_equal(item.xData, xs)
+        and np.array_equal(item.yData, ys)
+    ):
+        return
+    item.setData(xs, ys, connect="pairs")
+
+
+class Marks(styled.Dots):
+    """House :class:`styled.Dots` that remember their style in ``opts`` (``pen``, ``size``,
+    ``brush``), as a ``ScatterPlotItem`` does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.opts: dict[str, object] = {}
+
+    def set_style(self, size: float, pen: QPen, brush: QBrush) -> None:
+        self.opts = {"pen": QPen(pen), "size": size, "brush": QBrush(brush)}
+        super().set_style(size, pen, brush)
+
+
+#: Degrees an arc segment spans: the arcs have radii of 30–60 pixels, where a 3° chord is
+#: ~3 px long and lies within 0.03 px of the circle (a segment per degree drew 3× the lines).
+ARC_STEP_DEGREES = 3.0
+
+
+def _arc_points(angle: float) -> int:
+    """Points of an arc through ``angle`` radians: a segment per :data:`ARC_STEP_DEGREES`."""
+    return max(2, math.ceil(abs(math.degrees(angle)) / ARC_STEP_DEGREES) + 1)
+
+
 def _set_target(target: pg.TargetItem, x: float, y: float) -> None:
     """Move a draggable dot without echoing the move back into the state."""
     pos = target.pos()
@@ -598,6 +1174,64 @@ def _set_target(target: pg.TargetItem, x: float, y: float) -> None:
             target.setPos(QPointF(x, y))
         finally:
             target.blockSignals(False)
+
+
+class CellNumbers(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
+    """Numbers centred in the cells of a heat map (cell ``(row, col)`` spans ``[col, col+1]``
+    × ``[row, row+1]``), all painted by this one item.
+
+    A text item per cell lays its document out again for each new number and is painted as an
+    item of its own; here a step only stores the strings, and a paint draws them in one pass.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._cells: list[tuple[int, int, str]] = []
+        self._font = QFont()
+        self._color: QColor | None = None
+        self._rect = QRectF()
+
+    def set_style(self, font: QFont, color: QColor) -> None:
+        self._font, self._color = QFont(font), color
+        self.update()
+
+    def set_cells(self, cells: list[tuple[int, int, str]]) -> None:
+        """Show ``text`` in each cell ``(row, col, text)`` (and nothing elsewhere)."""
+        if cells == self._cells:
+            return
+        self.prepareGeometryChange()
+        self._cells = list(cells)
+        n = 1 + max((max(r, c) for r, c, _ in cells), default=-1)
+        self._rect = QRectF(0.0, 0.0, float(n), float(n))
+        self.update()
+
+    def cells(self) -> list[tuple[int, int, str]]:
+        """The numbers shown: ``(row, col, text)``."""
+        return list(self._cells)
+
+    def text_width(self, text: str) -> float:
+        """Width of ``text`` in pixels, in the font the numbers are drawn in."""
+        return QFontMetricsF(self._font).horizontalAdvance(text)
+
+    def font(self) -> QFont:
+        return QFont(self._font)
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(self._rect)
+
+    def paint(self, p: QPainter, *args: object) -> None:
+        if not self._cells or self._color is None:
+            return
+        t = p.transform()
+        fm = QFontMetricsF(self._font)
+        lift = (fm.ascent() - fm.descent()) / 2  # the baseline below a line's middle
+        p.resetTransform()
+        p.setFont(self._font)
+        p.setPen(self._color)
+        for row, col, text in self._cells:
+            centre = t.map(QPointF(col + 0.5, row + 0.5))
+            p.drawText(QPointF(centre.x() - fm.horizontalAdvance(text) / 2, centre.y() + lift),
+                       text)  # fmt: skip
 
 
 def _set_text(item: pg.TextItem, text: str) -> None:
@@ -631,7 +1265,8 @@ def _corner_away(
     cx, cy, anchor = max(
         corners, key=lambda c: min(math.hypot(c[0] - px, c[1] - py) for px, py in points)
     )
-    item.setAnchor(anchor)
+    if (item.anchor.x(), item.anchor.y()) != anchor:
+        item.setAnchor(anchor)
     item.setPos(cx, cy)
 
 
@@ -678,24 +1313,17 @@ def _fixed(x: float, decimals: int = 3, plus: bool = True) -> str:
     return text.replace("-", "−")
 
 
-def _inline(mat: Sequence[Sequence[float]]) -> str:
-    """A 2×2 matrix on one line: ``[a, b; c, d]`` (live values)."""
-    a, b, c, d = (live(_fixed(v)) for v in (mat[0][0], mat[0][1], mat[1][0], mat[1][1]))
+def _inline_text(mat: Sequence[Sequence[float]]) -> str:
+    """A 2×2 matrix on one line: ``[a, b; c, d]``."""
+    a, b, c, d = (_fixed(v) for v in (mat[0][0], mat[0][1], mat[1][0], mat[1][1]))
     return f"[{a}, {b}; {c}, {d}]"
 
 
-_SCI = re.compile(r"·10\^([−+]?\d+)")
-
-
-def _sup(html: str) -> str:
-    """Write the ``·10^−7`` of :mod:`posenc_gui.widgets.fmt` as a real superscript."""
-    return _SCI.sub(r"·10<sup>\1</sup>", html)
-
-
 def _power_base(base: float) -> str:
-    """The base as the base of a power: parenthesised when written in scientific form."""
+    """The base as the base of a power: parenthesised when written in scientific form
+    (``(1.0000·10⁷)<sup>…</sup>``, not a power of ten raised again)."""
     text = sig(base, 5)
-    return f"({text})" if "·10^" in text else text
+    return f"({text})" if "·10" in text else text
 
 
 def _paren(x: float, digits: int) -> str:
@@ -704,20 +1332,28 @@ def _paren(x: float, digits: int) -> str:
     return f"({text})" if text.startswith("−") else text
 
 
-def _res(x: float) -> str:
-    """A residual: exactly 0, or scientific with superscript digits (``1.1·10⁻¹⁶``), as one
-    live value (a residual that falls to 0 keeps the text's layout: edited in place)."""
+def _res_text(x: float) -> str:
+    """A residual: exactly 0, or scientific with superscript digits (``1.1·10⁻¹⁶``)."""
     if x == 0.0:
-        return live("0")
+        return "0"
     if x >= 1e-3:
-        return live(num(x, 4))
-    return live(sci(x, 2))
+        return num(x, 4)
+    return sci(x, 2)
 
 
-def _check(st: Style, residual: float, text: str, what: str) -> str:
-    """One property line: ✓/✗ (residual below :data:`TOLERANCE`), the text, the residual."""
-    mark = span(st, "good", "<b>✓</b>") if residual < TOLERANCE else span(st, "bad", "<b>✗</b>")
-    return f"{mark} {text} &nbsp;({what} {_res(residual)})"
+def _mark(residual: float) -> Run:
+    """✓ (residual below :data:`TOLERANCE`) in the colour "good", or ✗ in "bad"."""
+    return ("✓", "good", True) if residual < TOLERANCE else ("✗", "bad", True)
+
+
+def _note(residual: float, what: str) -> str:
+    """The residual after a property: ``  (max diff 1.1·10⁻¹⁶)``."""
+    return f" {NBSP}({what} {_res_text(residual)})"
+
+
+def _check_runs(residual: float, text: str, what: str) -> list[Run]:
+    """One property line as runs: the mark, the text and the residual."""
+    return [_mark(residual), (f" {text}{_note(residual, what)}", "", False)]
 
 
 PANEL = RotationPanel

@@ -148,16 +148,16 @@ def _layout(v: Inputs) -> Literal["interleaved", "half"]:
 def _rope_matrix(v: Inputs) -> dict[str, Any]:
     """R_m, the frequencies θ_i and the angles m·θ_i, and R_mᵀR_m = I."""
     from posenc_gui import core
-    from posenc_gui.core.rotation import rope_facts
+    from posenc_gui.core.rotation import orthogonality_residual
 
     m, bd, base = v.as_int("m"), v.as_int("block_dim"), v.as_float("base")
-    facts = rope_facts(m, m, bd, base, layout=_layout(v))
+    rm = core.rope_matrix(m, bd, base, layout=_layout(v))
     theta = core.inverse_frequencies(bd, base)
     return {
-        "rope_matrix": facts["matrix"].tolist(),
+        "rope_matrix": rm.tolist(),
         "rope_theta": theta.tolist(),
         "rope_angles": (m * theta).tolist(),
-        "rope_orthogonality_residual": float(facts["orthogonality_residual"]),
+        "rope_orthogonality_residual": orthogonality_residual(rm),
     }
 
 

@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from html import escape as html_escape
 from html import unescape
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyqtgraph as pg
@@ -88,19 +88,6 @@ class FitTitle(pg.LabelItem):  # type: ignore[misc]
         if natural > 0 and 0 < avail < natural:
             self.item.setScale(max(avail / natural, 0.5))
         super().resizeEvent(ev)
-
-    #: The height the plot's layout was last asked to make room for.
-    _laid_height: float | None = None
-
-    def updateGeometry(self) -> None:
-        """Ask for a layout pass only when the title's height changed: its width is the
-        plot's (a new text is scaled to fit it, see :meth:`resizeEvent`), so a new title of the
-        same height (one with a live number) re-lays out no plot."""
-        height = self.minimumHeight()
-        if height == self._laid_height:
-            return
-        self._laid_height = height
-        super().updateGeometry()
 
     def updateMin(self) -> None:
         bounds = self.itemRect()
@@ -678,12 +665,18 @@ _VALUE = re.compile("\x02([^\x03]*)\x03")
 CATCH_UP_MS = 300
 
 
-def _exact_region(geo: list[tuple[QPointF, QRectF, QFontMetricsF, QFont, QColor]]) -> QRegion:
-    """The union of the values' boxes (whole pixels)."""
-    region = QRegion()
-    for _, box, *_ in geo:
-        region += box.toAlignedRect()
-    return region
+class _Place(NamedTuple):
+    """Where a read-out's value is laid out, and how it is drawn."""
+
+    origin: QPointF  # the start of its baseline
+    box: QRect  # the pixels of its advance and line height
+    metrics: QFontMetricsF
+    font: QFont
+    colour: QColor
+
+
+#: Font metrics by font (measuring a value's width needs them at every step).
+_METRICS: dict[str, QFontMetricsF] = {}
 
 
 class ReadoutLabel(FormulaLabel):
@@ -731,10 +724,13 @@ class ReadoutLabel(FormulaLabel):
         #: and the document they are the values of (a subclass may swap documents).
         self._shown: list[str] = []
         self._shown_for: QTextDocument | None = None
-        #: Per value, where the laid-out document shows it: baseline origin, box (widget
-        #: coordinates), font metrics, font and colour; for the document state of ``_geo_key``.
-        self._geo: list[tuple[QPointF, QRectF, QFontMetricsF, QFont, QColor]] | None = None
+        #: By value, where the laid-out document shows it (measured when first needed, for
+        #: the document state of ``_geo_key``): baseline origin, box (widget coordinates),
+        #: font metrics, font and colour; None where a value cannot be drawn over.
+        self._geo: dict[int, _Place | None] = {}
         self._geo_key: tuple[Any, ...] | None = None
+        #: The values drawn over the document since it last took them in.
+        self._over: set[int] = set()
         #: Values drawn over the document since the last catch-up (for tests).
         self.drawn_over = 0
         self._catch_up_timer = QTimer(self)
@@ -758,6 +754,7 @@ class ReadoutLabel(FormulaLabel):
         if not self._ahead:
             return
         self._ahead = False
+        self._over.clear()
         self._catch_up_timer.stop()
         heights = dict(self._heights)
         self._replace(self._shown)
@@ -765,9 +762,9 @@ class ReadoutLabel(FormulaLabel):
         self._heights = heights
         self.update()
 
-    def _geometry(self) -> list[tuple[QPointF, QRectF, QFontMetricsF, QFont, QColor]] | None:
-        """Where the values are drawn in the laid-out document (None: not laid out at this
-        width, or a value not on one line in a plain position)."""
+    def _place(self, i: int) -> _Place | None:
+        """Where the laid-out document shows value ``i`` (None: not laid out at this width, or
+        the value not on one line in a plain position)."""
         doc = self._document
         key = (
             id(doc), doc.revision(), doc.textWidth(), self.width(), self.height(),
@@ -775,59 +772,66 @@ class ReadoutLabel(FormulaLabel):
             self.palette().color(QPalette.ColorRole.WindowText).rgba(),
         )  # fmt: skip
         if key != self._geo_key:
-            self._geo_key, self._geo = key, self._measure_values()
-        return self._geo
+            self._geo_key = key
+            self._geo.clear()
+        if i not in self._geo:
+            self._geo[i] = self._measure(i)
+        return self._geo[i]
 
-    def _measure_values(self) -> list[tuple[QPointF, QRectF, QFontMetricsF, QFont, QColor]] | None:
+    def _measure(self, i: int) -> _Place | None:
         doc = self._document
         if self._slots is None or doc.textWidth() != max(self.width(), 1):
             return None
-        layout = doc.documentLayout()
-        ink = self.palette().color(QPalette.ColorRole.WindowText)
-        out = []
-        for pos, length, fmt in self._slots:
-            block = doc.findBlock(pos)
-            lines = block.layout()
-            at = pos - block.position()
-            line = lines.lineForTextPosition(at)
-            if (
-                not line.isValid()
-                or at + length > line.textStart() + line.textLength()
-                or fmt.verticalAlignment() != QTextCharFormat.VerticalAlignment.AlignNormal
-            ):
-                return None
-            origin = layout.blockBoundingRect(block).topLeft()  # the block's layout, placed
-            ends: Any = (line.cursorToX(at), line.cursorToX(at + length))  # (x, position) each
-            x0, x1 = float(ends[0][0]), float(ends[1][0])
-            top = origin.y() + line.y()
-            font = fmt.font().resolve(doc.defaultFont())
-            colour = (
-                fmt.foreground().color()
-                if fmt.hasProperty(QTextCharFormat.Property.ForegroundBrush)
-                else ink
-            )
-            out.append((
-                QPointF(origin.x() + x0, top + line.ascent()),
-                QRectF(origin.x() + min(x0, x1), top, abs(x1 - x0), line.height()),
-                QFontMetricsF(font), font, colour,
-            ))  # fmt: skip
-        return out
+        pos, length, fmt = self._slots[i]
+        block = doc.findBlock(pos)
+        at = pos - block.position()
+        line = block.layout().lineForTextPosition(at)
+        if (
+            not line.isValid()
+            or at + length > line.textStart() + line.textLength()
+            or fmt.verticalAlignment() != QTextCharFormat.VerticalAlignment.AlignNormal
+        ):
+            return None
+        origin = doc.documentLayout().blockBoundingRect(block).topLeft()  # the block, placed
+        ends: Any = (line.cursorToX(at), line.cursorToX(at + length))  # (x, position) each
+        x0, x1 = float(ends[0][0]), float(ends[1][0])
+        top = origin.y() + line.y()
+        font = fmt.font().resolve(doc.defaultFont())
+        metrics = _METRICS.get(font.key())
+        if metrics is None:
+            metrics = _METRICS[font.key()] = QFontMetricsF(font)
+        colour = (
+            fmt.foreground().color()
+            if fmt.hasProperty(QTextCharFormat.Property.ForegroundBrush)
+            else self.palette().color(QPalette.ColorRole.WindowText)
+        )
+        return _Place(
+            QPointF(origin.x() + x0, top + line.ascent()),
+            QRectF(origin.x() + min(x0, x1), top, abs(x1 - x0), line.height()).toAlignedRect(),
+            metrics, font, colour,
+        )  # fmt: skip
 
     def _draw_over(self, values: list[str]) -> bool:
         """Show ``values`` by drawing the changed ones over the laid-out text, if each is as
         wide as the value it replaces; False (nothing done) otherwise."""
-        geo = self._geometry()
-        if geo is None or self._shown_for is not self._document or len(values) != len(geo):
+        if self._shown_for is not self._document or len(values) != len(self._shown):
             return False
         changed = [i for i, (a, b) in enumerate(zip(values, self._shown, strict=True)) if a != b]
+        if any(len(values[i]) != len(self._shown[i]) for i in changed):
+            return False  # (digits are equally wide: a value of another length is not)
+        places = []
         for i in changed:
-            metrics = geo[i][2]
-            if metrics.horizontalAdvance(values[i]) != metrics.horizontalAdvance(self._shown[i]):
+            place = self._place(i)
+            if place is None or place.metrics.horizontalAdvance(
+                values[i]
+            ) != place.metrics.horizontalAdvance(self._shown[i]):
                 return False
+            places.append(place)
         region = QRegion()
-        for i in changed:  # (a digit's glyph lies inside its advance: its box holds it)
-            region += geo[i][1].toAlignedRect()
+        for place in places:  # (a digit's glyph lies inside its advance: its box holds it)
+            region += place.box
         self._shown = list(values)
+        self._over.update(changed)
         self._ahead = True
         self._catch_up_timer.start()
         self.drawn_over += 1
@@ -848,6 +852,7 @@ class ReadoutLabel(FormulaLabel):
             if self._draw_over(values):
                 return
             self._ahead = False  # the edit below puts every value on screen in the document
+            self._over.clear()
             self._catch_up_timer.stop()
             heights = dict(self._heights)
             changed = self._replace(values)
@@ -858,6 +863,7 @@ class ReadoutLabel(FormulaLabel):
             return
         else:
             self._ahead = False
+            self._over.clear()
             self._catch_up_timer.stop()
             anchored = skeleton[0] + "".join(
                 f"<a name='v{i}'>{html_escape(v, quote=False)}</a>{rest}"
@@ -907,33 +913,27 @@ class ReadoutLabel(FormulaLabel):
             self._blocks = self._block_rects()
 
     def _paint_values(self, event: QPaintEvent) -> bool:
-        """Repaint the places of values drawn over the document: the text around them from
-        the document, the values themselves on top. False when the region is more than that
-        (the caller catches the document up and paints it whole)."""
-        geo = self._geometry()
-        if geo is None:
+        """Repaint the places of values drawn over the document with those values. False when
+        the region is more than that (the caller catches the document up and paints it
+        whole)."""
+        places = [(i, self._place(i)) for i in self._over]
+        if any(place is None for _, place in places):
             return False
-        places = _exact_region(geo)
         region = event.region()
-        if not (region - places).isEmpty():
+        covered = QRegion()
+        for _, place in places:
+            covered += place.box  # type: ignore[union-attr]
+        if not (region - covered).isEmpty():
             return False
         painter = QPainter(self)
-        around = region - _exact_region(geo)
-        if not around.isEmpty():  # the document's text in the margins, not its old values
-            painter.setClipRegion(around)
-            ctx = QAbstractTextDocumentLayout.PaintContext()
-            ctx.clip = QRectF(around.boundingRect())
-            ctx.palette = self.palette()
-            ctx.palette.setColor(QPalette.ColorRole.Text, self.palette().color(
-                QPalette.ColorRole.WindowText))  # fmt: skip
-            self._document.documentLayout().draw(painter, ctx)
         painter.setClipRegion(region)
         bounds = region.boundingRect()
-        for (origin, box, _, font, colour), value in zip(geo, self._shown, strict=True):
-            if box.toAlignedRect().intersects(bounds):
-                painter.setFont(font)
-                painter.setPen(colour)
-                painter.drawText(origin, value)
+        for i, place in places:
+            assert place is not None
+            if place.box.intersects(bounds):
+                painter.setFont(place.font)
+                painter.setPen(place.colour)
+                painter.drawText(place.origin, self._shown[i])
         painter.end()
         return True
 
@@ -1043,9 +1043,34 @@ def apply_transform(plot: pg.PlotWidget) -> None:
     plot.getPlotItem().getViewBox().updateMatrix()
 
 
+#: Mantissas of the "nice" ends of an axis over the positions (1.2: no curve fills less than
+#: 80 % of its plot's width).
+NICE_ENDS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+
+
+def nice_end(x: float) -> float:
+    """The smallest ``c·10^k >= x`` with ``c`` in :data:`NICE_ENDS` (1 for ``x <= 1``)."""
+    if x <= 1.0:
+        return 1.0
+    e = math.floor(math.log10(x))
+    for c in NICE_ENDS:
+        if x <= c * 10.0**e * (1 + 1e-12):
+            return c * 10.0**e
+    return 10.0 ** (e + 1)
+
+
+def positions_range(n: int, margin: float = 0.01) -> tuple[float, float]:
+    """The x range of a plot over positions (or distances) ``0 … n−1``: from 0 to a "nice"
+    end at or above ``n − 1``, ``margin`` of it on each side. A length step keeps the axis
+    (and its drawing, kept by the axis) for as long as ``n − 1`` stays under the same end;
+    the curves end where the table does."""
+    end = nice_end(float(max(n - 1, 1)))
+    return (-margin * end, (1.0 + margin) * end)
+
+
 #: Drawings (tick specs, lines and the labels' picture) each axis keeps for ranges it may show
 #: again: a slider dragged back and forth, "nice" limits that come back as the data moves.
-AXIS_DRAWINGS_KEPT = 24
+AXIS_DRAWINGS_KEPT = 48
 
 
 def axis_key(axis: pg.AxisItem) -> tuple[Any, ...] | None:

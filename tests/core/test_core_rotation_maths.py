@@ -14,6 +14,7 @@ from posenc_gui.core.rotation import (
     composition_facts,
     max_abs_diff,
     net_turn,
+    orthogonality_residual,
     pe_shift_check,
     pe_shift_matrix,
     rope_facts,
@@ -163,3 +164,34 @@ def test_rope_facts(layout: str) -> None:
 
 def test_max_abs_diff() -> None:
     assert max_abs_diff(torch.tensor([1.0, -2.0]), torch.tensor([1.5, 1.0])) == 3.0
+
+
+def test_orthogonality_residual() -> None:
+    from posenc_gui.core import rope_matrix
+
+    assert orthogonality_residual(rope_matrix(123, 16, 100.0)) < 1e-12
+    assert orthogonality_residual(torch.eye(3, dtype=torch.float64)) == 0.0
+    # a shear is not orthogonal: [[1, 1], [0, 1]]ᵀ[[1, 1], [0, 1]] = [[1, 1], [1, 2]]
+    assert orthogonality_residual(torch.tensor([[1.0, 1.0], [0.0, 1.0]])) == 1.0
+    with pytest.raises(ValueError, match="square"):
+        orthogonality_residual(torch.zeros(2, 3))
+
+
+@pytest.mark.parametrize("theta", [0.0, 1e-300, 0.3, -2.5, math.pi, 7, 1e6, -1e15])
+def test_rotation_matrix_of_a_number_matches_the_tensor_path(theta: float) -> None:
+    """A Python number takes a shortcut (math.cos/sin): the same float64 matrix as the
+    tensor path, bit for bit up to one rounding step of the cosine."""
+    from posenc_gui.core.rotation import rotation_matrix
+
+    fast = rotation_matrix(theta)
+    slow = rotation_matrix(torch.tensor(float(theta), dtype=torch.float64))
+    assert fast.dtype == torch.float64 and fast.shape == (2, 2)
+    torch.testing.assert_close(fast, slow, rtol=0, atol=4e-16)
+    np.testing.assert_allclose(fast.numpy(), rot(float(theta)), rtol=0, atol=1e-15)
+
+
+def test_rotation_matrix_of_a_non_finite_number_is_nan() -> None:
+    from posenc_gui.core.rotation import rotation_matrix
+
+    for theta in (math.inf, -math.inf, math.nan):
+        assert torch.isnan(rotation_matrix(theta)).all()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,7 +11,7 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QColor, QImage, QMouseEvent
+from PySide6.QtGui import QColor, QFontMetricsF, QImage, QMouseEvent
 from PySide6.QtWidgets import QApplication, QComboBox, QDoubleSpinBox, QSlider, QSpinBox
 
 from posenc_gui import cli
@@ -131,10 +132,14 @@ def test_heatmap_shows_rope_matrix_with_outlined_blocks(big: RotationPanel) -> N
     xs, _ = panel.block_outline.getData()
     assert np.isnan(xs).sum() == 4  # one 2×2 square per pair
     # the nonzero entries get their numbers (with as many decimals as fit into a cell)
-    assert sum(t.isVisible() for t in panel.cell_texts) == 16
+    cells = panel.cell_numbers.cells()
+    assert len(cells) == 16
+    assert {(r, c) for r, c, _ in cells} == {(r, c) for r in range(8) for c in range(8)
+                                              if r // 2 == c // 2}  # fmt: skip
     digits = int(panel.views["rope_cells"].data()["cell_digits"].values)
     assert digits in (1, 2)
-    assert panel.cell_texts[0].toPlainText() == f"{math.cos(5.0):.{digits}f}".replace("-", "−")
+    assert cells[0] == (0, 0, f"{math.cos(5.0):.{digits}f}".replace("-", "−"))
+    assert (1, 0, f"{math.sin(5.0):.{digits}f}".replace("-", "−")) in cells
 
     combo = panel.findChild(QComboBox, "layout_combo")
     combo.setCurrentIndex(combo.findData("half"))
@@ -150,7 +155,7 @@ def test_heatmap_shows_rope_matrix_with_outlined_blocks(big: RotationPanel) -> N
     panel.state.set("block_dim", 16)
     panel.refresh_now()
     assert panel.rope_image.image.shape == (16, 16)
-    assert not any(t.isVisible() for t in panel.cell_texts)
+    assert not panel.cell_numbers.cells()
 
 
 # -- widgets -> state ------------------------------------------------------------------------
@@ -463,12 +468,12 @@ def test_cell_numbers_follow_the_cell_size_and_the_font(big: RotationPanel) -> N
     big.rope_plot.setFixedSize(200, 200)
     QApplication.processEvents()
     assert digits() == 0
-    assert not any(t.isVisible() for t in big.cell_texts)
+    assert not big.cell_numbers.cells()
     # A large plot: two decimals fit.
     big.rope_plot.setFixedSize(900, 900)
     QApplication.processEvents()
     assert digits() == 2
-    shown_texts = [t.toPlainText() for t in big.cell_texts if t.isVisible()]
+    shown_texts = [text for _, _, text in big.cell_numbers.cells()]
     assert shown_texts and all(len(s.split(".")[1]) == 2 for s in shown_texts)
     # Same plot, triple font size: the numbers would not fit any more.
     try:
@@ -482,7 +487,8 @@ def test_cell_numbers_follow_the_cell_size_and_the_font(big: RotationPanel) -> N
     assert digits() == 2
     vb = big.rope_plot.getPlotItem().getViewBox()
     cell_px = 1.0 / vb.viewPixelSize()[0]
-    assert all(t.boundingRect().width() < cell_px for t in big.cell_texts if t.isVisible())
+    assert all(big.cell_numbers.text_width(s) < cell_px for _, _, s in big.cell_numbers.cells())
+    assert big.cell_numbers.font().pointSizeF() == pytest.approx(S.Style().pt("small"))
     assert big.views["rope_cells"].data()["cell_values"].values.shape == (8, 8)
 
 
@@ -494,7 +500,7 @@ def test_largest_sizes_refresh_only_what_changed(panel: RotationPanel) -> None:
     panel.refresh_now()
     assert panel.views["rope_heatmap"].refresh_count == before["rope_heatmap"]
     assert panel.views["pe_plot"].refresh_count == before["pe_plot"]
-    assert not any(t.isVisible() for t in panel.cell_texts)  # d = 64: no numbers in cells
+    assert not panel.cell_numbers.cells()  # d = 64: no numbers in cells
 
 
 def test_slider_steps_edit_the_readouts_in_place(panel: RotationPanel) -> None:
@@ -520,3 +526,193 @@ def test_slider_steps_edit_the_readouts_in_place(panel: RotationPanel) -> None:
         panel.refresh_now()
         assert f"p = {p} → {p + panel.state.as_int('offset')}" in strip_tags(pe.text())
     assert pe.parsed == before
+
+
+@pytest.mark.parametrize(
+    ("name", "values"),
+    [("dim", (64, 66, 1024, 8)), ("base", (100.0, 1e7, 12.5)), ("pair", (0, 2, 30)),
+     ("offset", (-1000, 0, 7))],
+)  # fmt: skip
+def test_pe_steps_edit_the_pe_text_in_place(
+    panel: RotationPanel, name: str, values: tuple[float, ...]
+) -> None:
+    """Every number of the PE read-out is a live value: a dim, base, pair or offset step edits
+    it in place (never parsed again) and shows what the maths says."""
+    pe = panel.pe_label
+    panel.refresh_now()
+    before = pe.parsed
+    for value in values:
+        panel.state.set(name, value)  # type: ignore[arg-type]
+        panel.refresh_now()
+        v = panel.state.values()
+        dim, base, i, k = int(v["dim"]), float(v["base"]), int(v["pair"]), int(v["offset"])
+        text = strip_tags(pe.text())
+        omega = base ** (-2 * i / dim)
+        assert f"ω{i} = " in text and f"−2·{i}/{dim}" in text
+        assert f"= {fmt.sig(omega, 5)} (λ = {fmt.sig(2 * math.pi / omega, 5)})" in text
+        assert f"k = {k}" in text and f"kω = {fmt.num(k * omega, 4)} rad" in text
+        assert f"Every pair i &lt; {dim // 2} at p" in text
+        # a base written in scientific form is bracketed as the base of a power
+        power = f"({fmt.sig(base, 5)})" if base >= 1e6 else fmt.sig(base, 5)
+        assert f"= {power}−2·{i}/{dim} =" in text
+    assert pe.parsed == before
+
+
+@pytest.mark.parametrize(
+    ("name", "values"), [("m", (4, 77, 10000)), ("n", (0, 9, 10000)), ("base", (100.0, 5e6)),
+                         ("block_dim", (16, 64, 10))],
+)  # fmt: skip
+def test_rope_steps_edit_the_rope_text_in_place(
+    panel: RotationPanel, name: str, values: tuple[float, ...]
+) -> None:
+    rope = panel.rope_label
+    panel.refresh_now()
+    before = rope.parsed
+    for value in values:
+        panel.state.set(name, value)  # type: ignore[arg-type]
+        panel.refresh_now()
+        v = panel.state.values()
+        m, n, bd = int(v["m"]), int(v["n"]), int(v["block_dim"])
+        text = strip_tags(rope.text())
+        assert f"d = {bd}, interleaved layout." in text
+        assert f"(n = {fmt.integer(n)}, n−m = {fmt.integer(n - m)})" in text
+        first = m * float(v["base"]) ** 0.0
+        assert f"m·θi = {fmt.sig(first, 3)}, " in text
+    assert rope.parsed == before
+
+
+def test_cell_numbers_are_painted_in_their_cells(big: RotationPanel) -> None:
+    """The numbers are drawn inside the cells that hold them (ink pixels in the cell of a
+    nonzero entry, none in a zero cell)."""
+    big.rope_plot.setFixedSize(700, 700)
+    big.state.update({"m": 0, "block_dim": 8, "layout": "interleaved"})
+    big.refresh_now()
+    QApplication.processEvents()
+    assert big.cell_numbers.cells()
+    image = big.rope_plot.grab().toImage()
+    ink = QColor(S.Style().color("ink"))
+
+    def inky(row: int, col: int) -> int:
+        a = view_to_widget(big.rope_plot, col + 0.1, row + 0.1)
+        b = view_to_widget(big.rope_plot, col + 0.9, row + 0.9)
+        count = 0
+        for x in range(a.x(), b.x()):
+            for y in range(a.y(), b.y()):
+                c = QColor(image.pixel(x, y))
+                if max(abs(c.red() - ink.red()), abs(c.green() - ink.green()),
+                       abs(c.blue() - ink.blue())) < 60:  # fmt: skip
+                    count += 1
+        return count
+
+    assert inky(0, 0) > 10 and inky(5, 5) > 10  # R_0 = I: "1.0" on the diagonal
+    assert inky(0, 2) == 0  # a zero entry: no number
+
+
+def test_painted_matrices_and_table_match_their_text(big: RotationPanel) -> None:
+    """The matrices and the PE table are painted: every entry of the equivalent HTML table is
+    written, entries of a matrix column share their right edge, rows their baseline, nothing
+    overlaps its neighbour, and all of it lies inside the widget; the pixels are there."""
+    panel = big
+    panel.state.update({"angle": -135.0, "x": 1.25, "y": -0.5})
+    panel.refresh_now()
+    QApplication.processEvents()
+    t = math.radians(-135.0)
+    c, s = math.cos(t), math.sin(t)
+    line = panel.product_line
+    drawn = line.drawn()
+    texts = [d[2] for d in drawn]
+    for value in (c, -s, s, c):
+        assert f"{value:+.4f}".replace("-", "−") in texts
+    for value in (1.25 * c + 0.5 * s, 1.25 * s - 0.5 * c):
+        assert f"{value:+.4f}".replace("-", "−") in texts
+    assert all(strip_tags(line.text()).count(x) >= 1 for x in texts)
+    fm = QFontMetricsF(line.font())
+    by_text = {d[2]: d for d in drawn}
+    right = {round(by_text[e][0] + fm.horizontalAdvance(e), 6)
+             for e in (f"{c:+.4f}".replace("-", "−"), f"{s:+.4f}".replace("-", "−"))}  # fmt: skip
+    assert len(right) == 1  # the first column's entries are right-aligned
+    for baseline in {y for _, y, _ in drawn}:  # on one baseline, no two texts overlap
+        spans = sorted((x, x + fm.horizontalAdvance(t)) for x, y, t in drawn if y == baseline)
+        assert all(a1 <= b0 + 1e-6 for (_, a1), (b0, _) in itertools.pairwise(spans))
+    assert all(x >= 0 and x + fm.horizontalAdvance(t) <= line.width() for x, _, t in drawn)
+    image = line.grab().toImage()
+    ink = sum(
+        1 for x in range(image.width()) for y in range(image.height())
+        if QColor(image.pixel(x, y)).lightness() < 100
+    )  # fmt: skip
+    assert ink > 200  # numbers and brackets were painted
+
+    table = panel.pe_table
+    rows = [d for d in table.drawn()]
+    assert [r[2] for r in rows[:3]] == ["", "p = 3 → 5", "p′ = 40 → 42"]
+    assert {"angle", "pair", "M × pair", "pair at +k", "residual ‖·‖"} <= {r[2] for r in rows}
+    assert strip_tags(table.text()).count("→") == 2
+
+
+def test_arcs_are_drawn_with_a_segment_every_few_degrees(panel: RotationPanel) -> None:
+    panel.state.update({"angle": -300.0, "x": 1.0, "y": 1.0})
+    panel.refresh_now()
+    for xs, ys in (panel.arc.getData(), panel.pe_arc.getData()):
+        steps = np.abs(np.diff(np.unwrap(np.arctan2(ys, xs))))
+        assert steps.max() <= math.radians(3.0) + 1e-12
+    xs, ys = panel.arc.getData()
+    turn = np.unwrap(np.arctan2(ys, xs))
+    assert turn[-1] - turn[0] == pytest.approx(math.radians(-300.0))
+
+
+def test_painted_lines_wrap_to_the_width(big: RotationPanel) -> None:
+    """The painted property lines break at spaces when the column is narrow: every piece stays
+    inside the width, the height grows with the number of lines, and all words are there."""
+    label = big.checks_label
+    fm = QFontMetricsF(label.font())
+
+    def words(drawn: list[tuple[float, float, str]]) -> list[str]:
+        return " ".join(t for _, _, t in sorted(drawn, key=lambda d: (d[1], d[0]))).split()
+
+    wide = label.drawn()
+    assert label.heightForWidth(250) > label.heightForWidth(900) > 0
+    label.setFixedWidth(250)
+    QApplication.processEvents()
+    narrow = label.drawn()
+    assert len({y for _, y, _ in narrow}) > len({y for _, y, _ in wide})
+    assert all(x + fm.horizontalAdvance(t.rstrip(" ")) <= 250 + 1e-6 for x, _, t in narrow
+               if x > 2.0)  # fmt: skip  # (a single word wider than the column may stick out)
+    assert words(narrow) == words(wide)
+    for _ in range(3):
+        QApplication.processEvents()
+    assert label.height() >= label.heightForWidth(250)  # the layout made room
+    assert strip_tags(label.text()).count("✓") == 6
+
+
+def test_painted_readouts_keep_their_room(big: RotationPanel) -> None:
+    """A painted matrix or table never shrinks while the style stays (a narrower number would
+    otherwise re-lay the read-out column out), and is measured afresh for a new style."""
+    table = big.pe_table
+    big.state.update({"position": 9999, "position2": 9998})
+    big.refresh_now()
+    wide = table.sizeHint().width()
+    big.state.update({"position": 3, "position2": 4})
+    big.refresh_now()
+    assert table.sizeHint().width() == wide
+    try:
+        S.hub().set_style(S.Style(scale=1.5))
+        big.refresh_now()
+        assert table.sizeHint().width() != wide
+    finally:
+        S.hub().set_style(S.Style())
+
+
+def test_painted_lines_keep_a_superscript_with_its_base(big: RotationPanel) -> None:
+    """Lines break only after a space: "base" and its superscript "−2i/d" stay together, the
+    superscript drawn right after its base, above the baseline, whatever the width."""
+    label = big.rope_label
+    for width in (200, 240, 280, 320, 360, 900):
+        label.setFixedWidth(width)
+        QApplication.processEvents()
+        drawn = label.drawn()
+        k = next(i for i, (_, _, t) in enumerate(drawn) if t == "−2i/d")
+        x, y, _ = drawn[k]
+        bx, by, before = drawn[k - 1]
+        assert before.endswith("base")
+        assert x == pytest.approx(bx + QFontMetricsF(label.font()).horizontalAdvance(before))
+        assert y < by  # raised
