@@ -54,7 +54,7 @@ from PySide6.QtWidgets import (
 
 from posenc_gui import APP_NAME, __version__
 from posenc_gui.deck_controller import DeckController
-from posenc_gui.qt import pyside_source_scan_off
+from posenc_gui.qt import import_pyqtgraph, pyside_source_scan_off
 from posenc_gui.state import ParamError, Value
 from posenc_gui.state.registry import TAB_IDS, TABS, entry
 from posenc_gui.state.session import Session, SessionError
@@ -728,7 +728,7 @@ class MainWindow(QMainWindow):
         with pyside_source_scan_off():
             # pyqtgraph and the panels use PySide, but none of them opts into PySide's
             # __feature__ switches: "no features", what the scan would find, holds for them.
-            import pyqtgraph  # noqa: F401
+            import_pyqtgraph()  # without building every Qt class
             import torch
 
             import posenc_gui.panels  # noqa: F401

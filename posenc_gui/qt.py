@@ -15,6 +15,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
+from types import ModuleType
 
 import PySide6.QtCore  # noqa: F401  # installs PySide's import hook (bypassed below)
 
@@ -51,3 +53,35 @@ def skip_pyside_source_scan() -> None:
 
 
 skip_pyside_source_scan()
+
+
+#: pyqtgraph's mirrors of the Qt modules (``pyqtgraph.Qt.QtCore`` …) and what they mirror.
+_MIRRORED = ("QtCore", "QtGui", "QtWidgets")
+
+
+def import_pyqtgraph() -> ModuleType:
+    """Import pyqtgraph without instantiating every Qt class (~0.2 s of the start-up).
+
+    pyqtgraph fills its mirror modules ``pyqtgraph.Qt.QtCore/QtGui/QtWidgets`` by copying
+    every name of PySide's modules (``getattr`` on each of ~750 names). PySide creates a class
+    (and its enums) when it is first read, so that copy builds every class of QtCore, QtGui
+    and QtWidgets, most of which the application never uses. Here the mirrors are modules
+    that look each name up in PySide's module when it is first read (``__getattr__``, the same
+    object pyqtgraph would have copied), and PySide's module lists no names while pyqtgraph
+    copies them. Already imported: nothing changes.
+    """
+    import importlib
+
+    if "pyqtgraph" in sys.modules:
+        return sys.modules["pyqtgraph"]
+    pyside = {name: importlib.import_module(f"PySide6.{name}") for name in _MIRRORED}
+    for name, module in pyside.items():
+        mirror = ModuleType(f"pyqtgraph.Qt.{name}")
+        mirror.__getattr__ = partial(getattr, module)  # type: ignore[method-assign]
+        sys.modules[mirror.__name__] = mirror
+        module.__dir__ = list  # type: ignore[method-assign]  # lists nothing while copied
+    try:
+        return importlib.import_module("pyqtgraph")
+    finally:
+        for module in pyside.values():
+            del module.__dir__

@@ -256,6 +256,42 @@ def test_the_application_skips_the_scan_from_its_first_import() -> None:
     assert out.stdout.strip() == "True"
 
 
+def test_pyqtgraph_imported_with_lazy_mirrors_draws_every_tab() -> None:
+    """As the window imports it (mirrors that look names up in PySide on first use, no class
+    built up front), pyqtgraph gives the same Qt objects, PySide's modules list their names
+    again afterwards, and every tab builds and paints."""
+    import subprocess
+    import sys
+
+    code = (
+        "import os, sys\n"
+        "os.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
+        "from posenc_gui.qt import import_pyqtgraph\n"
+        "import PySide6.QtCore, PySide6.QtWidgets\n"
+        "built = len(PySide6.QtWidgets.__dict__)\n"
+        "pg = import_pyqtgraph()\n"
+        "assert len(PySide6.QtWidgets.__dict__) < built + 100, 'every class was built'\n"
+        "assert pg.Qt.QtWidgets.QGraphicsView is PySide6.QtWidgets.QGraphicsView\n"
+        "assert pg.Qt.QtCore.QMutex is PySide6.QtCore.QMutex\n"
+        "assert 'QWidget' in dir(PySide6.QtWidgets) and 'QObject' in dir(PySide6.QtCore)\n"
+        "from posenc_gui.app import create_application\n"
+        "app = create_application()\n"
+        "from posenc_gui.panels import get_panel\n"
+        "from posenc_gui.state import ParamState\n"
+        "from posenc_gui.state.registry import TAB_IDS, get_model\n"
+        "for tab in TAB_IDS:\n"
+        "    panel = get_panel(tab)(ParamState(get_model(tab)))\n"
+        "    panel.resize(1280, 720); panel.show(); app.processEvents()\n"
+        "    image = panel.grab().toImage()\n"
+        "    assert image.width() == 1280 and not image.isNull(), tab\n"
+        "    panel.close()\n"
+        "print('ok', len(TAB_IDS))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().startswith("ok")
+
+
 def test_access_keys_are_unique_in_every_menu(qtbot: QtBot) -> None:
     """Alt+letter reaches one item: no two items of a menu (or the menu bar) share their
     underlined letter, and every item has one."""
