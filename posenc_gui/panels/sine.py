@@ -18,8 +18,8 @@ import numpy as np
 import pyqtgraph as pg
 import torch
 from pyqtgraph.Qt.internals import PrimitiveArray
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QFontMetricsF, QPainter, QPolygonF
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QFontMetricsF, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from posenc_gui import core
@@ -32,6 +32,11 @@ from posenc_gui.widgets.styled import FormulaLabel, ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context
 
 WAVE_SAMPLES = 401  # >= 40 per period at 5 Hz, a segment per ~1.5 px at 1600 px: smooth
+#: Wave samples per period at least (a chord of 1/48 period strays from the sine by 0.2 % of the
+#: amplitude: under half a pixel), and never fewer than this many: a slow wave is drawn with
+#: fewer segments, each antialiased thick segment being most of the wave's paint.
+WAVE_PER_PERIOD = 48
+WAVE_MIN_SAMPLES = 97
 LADDER_SAMPLES = 900  # at most, about the pixel width of a wide plot
 #: Curve samples: one per two pixel columns (the line is 2 px wide), and at least this many per
 #: period of the fastest row (ω₀ = 1 rad per position: a period of 2π positions).
@@ -53,6 +58,52 @@ WIDEST_PAIR_LABEL = "λ₇ = 8.888·10⁻⁸ "
 def _role(j: int) -> str:
     """Column 2i (sin) in the sine colour, column 2i+1 (cos) in the cosine colour."""
     return "sin" if j % 2 == 0 else "cos"
+
+
+def wave_samples(frequency: float) -> int:
+    """How many times the wave plot samples a wave of ``frequency`` over ``[0, T_VIEW]``."""
+    per_period = math.ceil(frequency * T_VIEW * WAVE_PER_PERIOD) + 1
+    return min(WAVE_SAMPLES, max(WAVE_MIN_SAMPLES, per_period))
+
+
+class Ring(styled.PaddedItem):
+    """A circle of radius ``r`` about the origin, drawn as one ellipse in device pixels (a
+    polyline of 361 antialiased segments costs ~10x more; the radius follows the amplitude,
+    so it is drawn again at every amplitude step)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.radius = 0.0
+        self._pen = QPen()
+
+    def set_pen(self, pen: QPen) -> None:
+        self._pen = QPen(pen)
+        self.geometry_changed()
+
+    def set_radius(self, radius: float) -> None:
+        self.radius = float(radius)
+        self.geometry_changed()
+
+    def points(self) -> tuple[np.ndarray, np.ndarray]:
+        r = self.radius
+        return np.array([-r, r, 0.0, 0.0]), np.array([0.0, 0.0, -r, r])
+
+    def reach(self) -> float:
+        return self._pen.widthF() / 2 + 1.0
+
+    def paint(
+        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        if self.radius <= 0:
+            return
+        t = p.transform()
+        centre = t.map(QPointF(0.0, 0.0))
+        rx, ry = abs(t.m11()) * self.radius, abs(t.m22()) * self.radius
+        p.resetTransform()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setPen(self._pen)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(centre, rx, ry)
 
 
 class MinMaxBands(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
@@ -194,7 +245,7 @@ class SinePanel(Panel):
         )  # fmt: skip
         self.wave_plot.setXRange(0.0, T_VIEW, padding=0.01)
         self.wave_plot.setYRange(-2.1, 2.1, padding=0)
-        self._t = np.linspace(0.0, T_VIEW, WAVE_SAMPLES)
+        self._times: dict[int, np.ndarray] = {}  # sample times by their number
         # no legend box over the data: the title names the curves in their colours
         self.sin_curve = styled.pixel_curve(b, self.wave_plot, "sin", "thick")
         self.cos_curve = styled.pixel_curve(b, self.wave_plot, "cos", "thick")
@@ -223,7 +274,9 @@ class SinePanel(Panel):
         self.circle_plot.setYRange(-2.15, 2.15, padding=0)
         unit = styled.curve(b, self.circle_plot, "guide", "thin", "dash")
         unit.setData(*styled.circle_xy(1.0))
-        self.amp_circle = styled.curve(b, self.circle_plot, "ink", "line")
+        self.amp_circle = Ring()
+        self.circle_plot.addItem(self.amp_circle)
+        b.add(lambda st: self.amp_circle.set_pen(st.pen("ink", "line")))
         self.angle_arc = _curve(b, self.circle_plot, "accent", "thick", cache=False)
         self.radius_line = _curve(b, self.circle_plot, "ink", "line", cache=False)
         self.sin_proj = _curve(b, self.circle_plot, "sin", "bold", cache=False)
@@ -322,12 +375,16 @@ class SinePanel(Panel):
             self.book, self.wave_plot,
             span(st, "sin", "A·sin(2πft+φ)") + " and " + span(st, "cos", "A·cos(2πft+φ)"),
         )  # fmt: skip
-        amp = v.as_float("amplitude")
-        angles = TAU * v.as_float("frequency") * self._t + v.as_float("phase")
+        amp, f = v.as_float("amplitude"), v.as_float("frequency")
+        n = wave_samples(f)
+        t = self._times.get(n)
+        if t is None:
+            t = self._times[n] = np.linspace(0.0, T_VIEW, n)
+        angles = TAU * f * t + v.as_float("phase")
         ys, yc = amp * np.sin(angles), amp * np.cos(angles)
-        self.sin_curve.setData(self._t, ys)
-        self.cos_curve.setData(self._t, yc)
-        ctx.record("t", self._t, "time t", "s")
+        self.sin_curve.setData(t, ys)
+        self.cos_curve.setData(t, yc)
+        ctx.record("t", t, "time t", "s")
         ctx.record("sin", ys, "A·sin(2πft+φ)")
         ctx.record("cos", yc, "A·cos(2πft+φ)")
 
@@ -367,7 +424,7 @@ class SinePanel(Panel):
         # only what changed is set again (a new curve is drawn again, an unchanged one blitted)
         if amp != self._circle_amp:
             self._circle_amp = amp
-            self.amp_circle.setData(*styled.circle_xy(amp))
+            self.amp_circle.set_radius(amp)
         if (wrapped, rad) != self._arc:
             self._arc = (wrapped, rad)
             arc = np.linspace(0.0, wrapped, 90)

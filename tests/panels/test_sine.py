@@ -320,3 +320,64 @@ def test_ladder_changes_never_resize_it_and_paint_it_once(panel: SinePanel, qtbo
             assert len(paints) == 1, length
     finally:
         viewport.removeEventFilter(counter)
+
+
+def test_waves_are_sampled_finely_enough_for_their_frequency(panel: SinePanel) -> None:
+    """A slow wave gets fewer samples, never fewer than 40 a period (48 below the cap): the
+    chords stray from the sine by under 0.35 % of the amplitude."""
+    from posenc_gui.panels.sine import WAVE_SAMPLES, wave_samples
+    from posenc_gui.state.sine import T_VIEW
+
+    lo, hi = SineModel.param("frequency").minimum, SineModel.param("frequency").maximum
+    assert lo is not None and hi is not None
+    for f in np.linspace(lo, hi, 60):
+        n = wave_samples(float(f))
+        assert n <= WAVE_SAMPLES
+        step = TAU_ * float(f) * T_VIEW / (n - 1)  # phase advance per segment
+        assert 1 - math.cos(step / 2) < 0.0035, (f, n)
+    assert wave_samples(0.5) < WAVE_SAMPLES  # slow waves are lighter to draw
+    for f in (0.5, 1.0, 4.9):
+        panel.state.set("frequency", f)
+        panel.refresh_now()
+        t, ys = panel.sin_curve.getData()
+        assert len(t) == wave_samples(f) and t[0] == 0.0 and t[-1] == T_VIEW
+        amp = panel.state.as_float("amplitude")
+        np.testing.assert_allclose(ys, amp * np.sin(TAU_ * f * t + panel.state.as_float("phase")))
+
+
+TAU_ = 2 * math.pi
+
+
+def test_the_amplitude_circle_is_drawn_at_the_amplitude(panel: SinePanel, qtbot: QtBot) -> None:
+    """The ring is painted in ink at radius A (four points on it) and not at its centre."""
+    from PySide6.QtCore import QPointF
+
+    from posenc_gui.widgets.style import Style
+
+    panel.show()
+    qtbot.waitExposed(panel)
+    want = Style().qcolor("ink")
+    for amp in (0.7, 1.6):
+        panel.state.set("amplitude", amp)
+        panel.refresh_now()
+        assert panel.amp_circle.radius == amp
+        plot = panel.circle_plot
+        for item in (panel.radius_line, panel.sin_proj, panel.cos_proj, panel.circle_dot):
+            item.setVisible(False)  # only the ring and the guide circle stay
+        image = plot.grab().toImage()
+        vb = plot.getPlotItem().getViewBox()
+        near = []  # per point: the darkest pixel within 2 px of where the ring should be
+        points = [(amp, 0.0), (-amp, 0.0), (0.0, -amp), (amp / math.sqrt(2), amp / math.sqrt(2))]
+        for x, y in [*points, (amp / 2, -amp / 2)]:
+            px = plot.mapFromScene(vb.mapViewToScene(QPointF(x, y)))
+            around = [
+                image.pixelColor(px.x() + dx, px.y() + dy)
+                for dx in range(-2, 3)
+                for dy in range(-2, 3)
+            ]
+            near.append(min(around, key=lambda c: c.red() + c.green() + c.blue()))
+        for c in near[:-1]:  # on the ring: ink
+            assert max(abs(c.red() - want.red()), abs(c.green() - want.green())) < 40, (amp, c)
+        assert near[-1].red() > 150  # inside, off the lines: background
+        for item in (panel.radius_line, panel.sin_proj, panel.cos_proj, panel.circle_dot):
+            item.setVisible(True)
