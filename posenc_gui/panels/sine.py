@@ -28,7 +28,7 @@ from posenc_gui.state.sine import LADDER_INPUTS, T_VIEW, TAU, WAVE_INPUTS, SineM
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
 from posenc_gui.widgets.style import Style, StyleBook
-from posenc_gui.widgets.styled import FormulaLabel, ReadoutLabel, live, span
+from posenc_gui.widgets.styled import ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context
 
 WAVE_SAMPLES = 401  # >= 40 per period at 5 Hz, a segment per ~1.5 px at 1600 px: smooth
@@ -337,8 +337,8 @@ class SinePanel(Panel):
             lambda: float(self.state.as_int("position")),
         )
         self.ladder_dots = styled.markers(b, self.ladder_plot, "ink", "marker")
-        self.ladder_formula = FormulaLabel("ladder_formula", self, b)
-        self.vector_label = FormulaLabel("ladder_vector", self, b)
+        self.ladder_formula = ReadoutLabel("ladder_formula", self, b)
+        self.vector_label = ReadoutLabel("ladder_vector", self, b)
         self.view("ladder", self.ladder_plot, (*LADDER_CURVE_INPUTS, "frequencies",
                   "ladder_x_range"), self._refresh_ladder)  # fmt: skip
         self.view("ladder_marker", self.ladder_plot, ("length", "position", "ladder_dims",
@@ -601,8 +601,9 @@ class SinePanel(Panel):
         v = ctx.values
         self.ladder_formula.set_html(
             "PE[p, 2i] = sin(p·ω<sub>i</sub>), &nbsp; PE[p, 2i+1] = cos(p·ω<sub>i</sub>), "
-            f"&nbsp; ω<sub>i</sub> = base<sup>−2i/d</sup> = {sig(v.as_float('base'), 5)}"
-            f"<sup>−2i/{v.as_int('dim')}</sup>, &nbsp; wavelength λ<sub>i</sub> = 2π/ω<sub>i</sub>"
+            f"&nbsp; ω<sub>i</sub> = base<sup>−2i/d</sup> = {live(sig(v.as_float('base'), 5))}"
+            f"<sup>−2i/{live(v.as_int('dim'))}</sup>, &nbsp; wavelength λ<sub>i</sub> = "
+            "2π/ω<sub>i</sub>"
         )
         ctx.record("base", v.as_float("base"), "frequency base")
         ctx.record("dim", v.as_int("dim"), "model dimension d")
@@ -612,13 +613,16 @@ class SinePanel(Panel):
         p, shown, dim = v.as_int("position"), v.as_int("ladder_dims"), v.as_int("dim")
         omega, wavelength, vec = freq["omega"], freq["wavelength"], lad["vector"]
         sin_c, cos_c = st.color("sin")[:7], st.color("cos")[:7]
+        # numbers never break inside (a narrow column widens the label or scrolls instead)
+        cell = "<td align='right' style='white-space:nowrap{}'>{}</td>"
         rows = "".join(
-            f"<tr><td>{i}</td><td align='right'>{sig(omega[i])}</td>"
-            f"<td align='right'>{sig(wavelength[i])}</td>"
-            f"<td align='right'>{num(p * omega[i], 3)}</td>"
-            f"<td align='right' style='color:{sin_c}'>{signed(float(vec[2 * i]))}</td>"
+            f"<tr><td>{i}</td>"
+            + cell.format("", live(sig(omega[i])))
+            + cell.format("", live(sig(wavelength[i])))
+            + cell.format("", live(num(p * omega[i], 3)))
+            + cell.format(f"; color:{sin_c}", live(signed(float(vec[2 * i]))))
             + (
-                f"<td align='right' style='color:{cos_c}'>{signed(float(vec[2 * i + 1]))}</td>"
+                cell.format(f"; color:{cos_c}", live(signed(float(vec[2 * i + 1]))))
                 if 2 * i + 1 < shown
                 else "<td></td>"
             )
@@ -626,7 +630,7 @@ class SinePanel(Panel):
             for i in range((shown + 1) // 2)
         )
         self.vector_label.set_html(
-            f"<b>Encoding at p = {p}</b> (first {shown} of d = {dim})"
+            f"<b>Encoding at p = {live(p)}</b> (first {live(shown)} of d = {live(dim)})"
             "<table cellspacing='0' cellpadding='3'>"
             "<tr><th>i</th><th>ω<sub>i</sub></th><th>λ<sub>i</sub></th><th>p·ω<sub>i</sub></th>"
             "<th>sin</th><th>cos</th></tr>"
