@@ -24,19 +24,13 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from posenc_gui import core
 from posenc_gui.panels.base import Cell, Panel
-from posenc_gui.state.sine import LADDER_INPUTS, T_VIEW, TAU, WAVE_INPUTS, SineModel
+from posenc_gui.state.sine import LADDER_INPUTS, T_VIEW, TAU, WAVE_INPUTS, SineModel, wave_samples
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
 from posenc_gui.widgets.style import Style, StyleBook
 from posenc_gui.widgets.styled import ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context
 
-WAVE_SAMPLES = 401  # >= 40 per period at 5 Hz, a segment per ~1.5 px at 1600 px: smooth
-#: Wave samples per period at least (a chord of 1/48 period strays from the sine by 0.2 % of the
-#: amplitude: under half a pixel), and never fewer than this many: a slow wave is drawn with
-#: fewer segments, each antialiased thick segment being most of the wave's paint.
-WAVE_PER_PERIOD = 48
-WAVE_MIN_SAMPLES = 97
 LADDER_SAMPLES = 900  # at most, about the pixel width of a wide plot
 #: Curve samples: one per two pixel columns (the line is 2 px wide), and at least this many per
 #: period of the fastest row (ω₀ = 1 rad per position: a period of 2π positions).
@@ -58,12 +52,6 @@ WIDEST_PAIR_LABEL = "λ₇ = 8.888·10⁻⁸ "
 def _role(j: int) -> str:
     """Column 2i (sin) in the sine colour, column 2i+1 (cos) in the cosine colour."""
     return "sin" if j % 2 == 0 else "cos"
-
-
-def wave_samples(frequency: float) -> int:
-    """How many times the wave plot samples a wave of ``frequency`` over ``[0, T_VIEW]``."""
-    per_period = math.ceil(frequency * T_VIEW * WAVE_PER_PERIOD) + 1
-    return min(WAVE_SAMPLES, max(WAVE_MIN_SAMPLES, per_period))
 
 
 class Ring(styled.PaddedItem):

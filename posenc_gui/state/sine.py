@@ -19,6 +19,20 @@ WAVE_INPUTS = ("amplitude", "frequency", "phase", "cursor")
 LADDER_INPUTS = ("dim", "base", "position", "ladder_dims")
 
 
+WAVE_SAMPLES = 401  # >= 40 per period at 5 Hz, a segment per ~1.5 px at 1600 px: smooth
+#: Wave samples per period at least (a chord of 1/48 period strays from the sine by 0.2 % of the
+#: amplitude: under half a pixel), and never fewer than this many: a slow wave is drawn with
+#: fewer segments, each antialiased thick segment being most of the wave's paint.
+WAVE_PER_PERIOD = 48
+WAVE_MIN_SAMPLES = 97
+
+
+def wave_samples(frequency: float) -> int:
+    """How many times the wave plot samples a wave of ``frequency`` over ``[0, T_VIEW]``."""
+    per_period = math.ceil(frequency * T_VIEW * WAVE_PER_PERIOD) + 1
+    return min(WAVE_SAMPLES, max(WAVE_MIN_SAMPLES, per_period))
+
+
 def _wave(v: Inputs) -> dict[str, Any]:
     """The sinusoid at the cursor: period, angle (raw and in [0, 2π)), both values."""
     from posenc_gui.core import wrap_angle

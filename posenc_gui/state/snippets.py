@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from posenc_gui.state.params import ParamError, Value
 from posenc_gui.state.registry import TAB_IDS, get_model
+from posenc_gui.state.sine import WAVE_MIN_SAMPLES, WAVE_PER_PERIOD, WAVE_SAMPLES, wave_samples
 
 #: The heatmap snippet computes at most this many table entries (rows × dim); a larger table is
 #: taken every ``step``-th position (the app draws the mean of each pixel's positions).
@@ -132,9 +133,10 @@ def _plain_table(layout: str, positions: str, out: str) -> list[str]:
 
 # -- sine ------------------------------------------------------------------------------------------
 def _sine(v: Mapping[str, Value]) -> Snippet:
+    n = wave_samples(float(v["frequency"]))  # as the wave plot samples this frequency
     outputs = (
-        Output("t", "(401,) time t in [0, 2] s, as the wave plot samples it"),
-        Output("wave", "(2, 401) A·sin(2πft+φ) and A·cos(2πft+φ) over t"),
+        Output("t", f"({n},) time t in [0, 2] s, as the wave plot samples it"),
+        Output("wave", f"(2, {n}) A·sin(2πft+φ) and A·cos(2πft+φ) over t"),
         Output("at_cursor", "(2,) A·sin θ and A·cos θ at the cursor"),
         Output("omega", "(d/2,) frequencies ω_i = base^(−2i/d)"),
         Output("ladder", "(L, dims shown) PE[p, j] for p < L and the first dims"),
@@ -149,7 +151,8 @@ def _sine(v: Mapping[str, Value]) -> Snippet:
                 "dim, base, positions, position p, dims shown"),
     ]  # fmt: skip
     wave = [
-        "t = torch.linspace(0.0, 2.0, 401, dtype=torch.float64)",
+        f"t = torch.linspace(0.0, 2.0, {n}, dtype=torch.float64)"
+        f"  # {WAVE_PER_PERIOD} samples a period, {WAVE_MIN_SAMPLES} to {WAVE_SAMPLES}",
         "theta = 2 * math.pi * f * t + phi",
         "wave = torch.stack((A * theta.sin(), A * theta.cos()))",
         "theta0 = 2 * math.pi * f * cursor + phi",

@@ -325,8 +325,7 @@ def test_ladder_changes_never_resize_it_and_paint_it_once(panel: SinePanel, qtbo
 def test_waves_are_sampled_finely_enough_for_their_frequency(panel: SinePanel) -> None:
     """A slow wave gets fewer samples, never fewer than 40 a period (48 below the cap): the
     chords stray from the sine by under 0.35 % of the amplitude."""
-    from posenc_gui.panels.sine import WAVE_SAMPLES, wave_samples
-    from posenc_gui.state.sine import T_VIEW
+    from posenc_gui.state.sine import T_VIEW, WAVE_SAMPLES, wave_samples
 
     lo, hi = SineModel.param("frequency").minimum, SineModel.param("frequency").maximum
     assert lo is not None and hi is not None
