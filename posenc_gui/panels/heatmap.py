@@ -72,9 +72,13 @@ from posenc_gui.widgets.views import Context
 MAX_SAMPLES = 2000
 #: Below this many pixels we still compute this many samples (widget not laid out yet).
 MIN_SAMPLES = 64
-#: Samples per turn of a position curve drawn as a line (see :func:`curve_samples`).
+#: Most samples per turn of a position curve drawn as a line (see :func:`curve_samples`).
 SAMPLES_PER_TURN = 64
 MIN_CURVE_SAMPLES = 64
+#: Pixels a position curve's polyline may stray from the curve (see :func:`curve_samples`).
+CURVE_TOLERANCE = 0.25
+#: The position curves' y range is ``[−CURVE_Y_RANGE, CURVE_Y_RANGE]``.
+CURVE_Y_RANGE = 1.2
 #: Integer sample dots on the position curves when at most this many positions are visible.
 CURVE_DOTS_MAX = 160
 #: Symbols on the vector / wavelength plots up to this many points.
@@ -142,15 +146,22 @@ def colour_index(values: torch.Tensor) -> np.ndarray:
     return values.add(1.0).mul_(128.0).clamp_(0.0, 255.0).to(torch.uint8).numpy()
 
 
-def curve_samples(span: float, omega: float, pixels: int) -> int:
+def curve_samples(span: float, omega: float, pixels: int, height: float | None = None) -> int:
     """Samples of a smooth ``sin(x·ω)`` curve drawn over ``span`` positions on ``pixels`` pixels.
 
-    :data:`SAMPLES_PER_TURN` per turn (the polyline then strays less than a quarter pixel from
-    the curve on a 400-pixel-high plot), at least :data:`MIN_CURVE_SAMPLES`, at most one per
-    pixel: a slow column does not pay for a thousand segments it does not need.
+    Per turn, enough that the polyline strays at most :data:`CURVE_TOLERANCE` pixels from the
+    curve on a plot ``height`` pixels high (the y range is ±:data:`CURVE_Y_RANGE`: amplitude
+    ``A = height / (2·CURVE_Y_RANGE)``; a chord over ``δ`` radians of ``A·sin`` strays at most
+    ``A·δ²/8``), never more than :data:`SAMPLES_PER_TURN` (``height`` None: that many); at
+    least :data:`MIN_CURVE_SAMPLES`, at most one per pixel: a slow column does not pay for a
+    thousand segments it does not need.
     """
+    per_turn: float = SAMPLES_PER_TURN
+    if height is not None and height > 0:
+        amplitude = height / (2.0 * CURVE_Y_RANGE)
+        per_turn = min(per_turn, math.pi * math.sqrt(amplitude / (2.0 * CURVE_TOLERANCE)))
     turns = span * omega / (2.0 * math.pi)
-    wanted = math.ceil(turns * SAMPLES_PER_TURN) + 1
+    wanted = math.ceil(turns * math.ceil(per_turn)) + 1
     return int(min(max(wanted, MIN_CURVE_SAMPLES), max(pixels, MIN_CURVE_SAMPLES)))
 
 
@@ -443,8 +454,14 @@ class KeptLabel(ReadoutLabel):
     def set_html(self, html: str) -> None:
         skeleton = _VALUE.split(html)[0::2]
         if self._slots is not None and skeleton != self._skeleton:
+            # Put aside as it is: values drawn over it but not yet in it (``_ahead``) are not
+            # written in first (an edit and a layout of a document about to be hidden); its
+            # ``_values`` are what it holds, and a take-back replaces what differs from those.
+            self._ahead = False
+            self._over.clear()
+            self._catch_up_timer.stop()
             self._kept[tuple(self._skeleton)] = (
-                self._doc, self._values, self._slots, dict(self._heights),
+                self._document, self._values, self._slots, dict(self._heights),
             )  # fmt: skip
             hit = self._kept.pop(tuple(skeleton), None)
             if hit is None:  # a new skeleton: parsed into a fresh document
@@ -599,7 +616,7 @@ class HeatmapPanel(Panel):
         self.curve_plot.hideButtons()
         right = styled.axis_right(b, self.curve_plot)
         right.setStyle(showValues=False)
-        self.curve_plot.setYRange(-1.2, 1.2, padding=0)
+        self.curve_plot.setYRange(-CURVE_Y_RANGE, CURVE_Y_RANGE, padding=0)
         self.curve_guides = ViewGuides(
             b, self.curve_plot.getViewBox(), (-1.0, -0.5, 0.0, 0.5, 1.0), vertical=False
         )
@@ -1118,7 +1135,9 @@ class HeatmapPanel(Panel):
             if hi <= lo:  # a single position (or the view is off the table)
                 x = np.array([min(max(lo, 0.0), float(positions - 1))])
             else:
-                x = np.linspace(lo, hi, curve_samples(hi - lo, float(col["omega"]), n))
+                height = float(self.curve_vb.height())
+                count = curve_samples(hi - lo, float(col["omega"]), n, height)
+                x = np.linspace(lo, hi, count)
             y = sinusoidal_columns(torch.from_numpy(x), [j, partner], dim, base, layout=layout)
             ys = y.numpy()
             sel_x, sel_y, par_x, par_y = x, ys[:, 0], x, ys[:, 1]

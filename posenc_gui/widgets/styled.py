@@ -202,6 +202,7 @@ def axis_right(book: StyleBook, w: pg.PlotWidget) -> pg.AxisItem:
     axis = item.getAxis("right")
     axis.setGrid(False)
     axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+    fast_axis_lines(axis)
 
     def apply(st: Style) -> None:
         axis.setPen(st.pen("ink", "hair"))
@@ -762,21 +763,26 @@ class ReadoutLabel(FormulaLabel):
         self._heights = heights
         self.update()
 
-    def _place(self, i: int) -> _Place | None:
-        """Where the laid-out document shows value ``i`` (None: not laid out at this width, or
-        the value not on one line in a plain position)."""
+    def _places(self) -> dict[int, _Place | None]:
+        """The values measured so far in the document as laid out now (forgotten when the
+        document, its layout width, the font or the palette changed)."""
         doc = self._document
         key = (
             id(doc), doc.revision(), doc.textWidth(), self.width(), self.height(),
-            id(self._slots), doc.defaultFont().toString(),
+            id(self._slots), doc.defaultFont().key(),
             self.palette().color(QPalette.ColorRole.WindowText).rgba(),
         )  # fmt: skip
         if key != self._geo_key:
             self._geo_key = key
             self._geo.clear()
-        if i not in self._geo:
-            self._geo[i] = self._measure(i)
-        return self._geo[i]
+        return self._geo
+
+    def _place(self, i: int, places: dict[int, _Place | None]) -> _Place | None:
+        """Where the laid-out document shows value ``i`` (None: not laid out at this width, or
+        the value not on one line in a plain position); ``places``: :meth:`_places`."""
+        if i not in places:
+            places[i] = self._measure(i)
+        return places[i]
 
     def _measure(self, i: int) -> _Place | None:
         doc = self._document
@@ -819,9 +825,13 @@ class ReadoutLabel(FormulaLabel):
         changed = [i for i, (a, b) in enumerate(zip(values, self._shown, strict=True)) if a != b]
         if any(len(values[i]) != len(self._shown[i]) for i in changed):
             return False  # (digits are equally wide: a value of another length is not)
-        places = []
+        assert self._slots is not None
+        normal = QTextCharFormat.VerticalAlignment.AlignNormal
+        if any(self._slots[i][2].verticalAlignment() != normal for i in changed):
+            return False  # a sub- or superscript: not measured, not drawn over
+        known, places = self._places(), []
         for i in changed:
-            place = self._place(i)
+            place = self._place(i, known)
             if place is None or place.metrics.horizontalAdvance(
                 values[i]
             ) != place.metrics.horizontalAdvance(self._shown[i]):
@@ -916,7 +926,8 @@ class ReadoutLabel(FormulaLabel):
         """Repaint the places of values drawn over the document with those values. False when
         the region is more than that (the caller catches the document up and paints it
         whole)."""
-        places = [(i, self._place(i)) for i in self._over]
+        known = self._places()
+        places = [(i, self._place(i, known)) for i in self._over]
         if any(place is None for _, place in places):
             return False
         region = event.region()

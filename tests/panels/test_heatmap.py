@@ -952,3 +952,81 @@ def test_wavelength_curves_are_straight_and_drawn_as_one_segment(panel: HeatmapP
     # edges several times over: there, a shade darker than the line's own edge)
     assert np.count_nonzero((a > 0) != (b > 0)) <= 0.01 * np.count_nonzero(a)
     assert np.all(a[b == 255] == 255)  # the line's core is the polyline's
+
+
+def test_kept_label_puts_a_document_aside_without_writing_values_drawn_over_it(
+    qtbot: QtBot,
+) -> None:
+    """A value drawn over the shown document is not written into it when another skeleton
+    replaces it (an edit of a document about to be hidden); taken back, the document gets
+    the values of the new text, and every later text reads right."""
+    from posenc_gui.panels.heatmap import KeptLabel
+    from posenc_gui.widgets.style import Style, StyleBook
+    from posenc_gui.widgets.styled import live
+
+    label = KeptLabel("k", None, StyleBook(Style()))
+    qtbot.addWidget(label)
+    label.resize(300, 60)
+    image = QImage(label.size(), QImage.Format.Format_ARGB32_Premultiplied)
+
+    def text(colour: str, value: str) -> str:
+        return f"<span style='color:{colour}'>PE</span> = {live(value)} end"
+
+    label.set_html(text("red", "12"))
+    label.render(image)  # painted whole: laid out at its width
+    red = label._document
+    label.set_html(text("red", "34"))  # as wide: drawn over, the document still holds 12
+    assert label.drawn_over == 1 and label._ahead
+    replaced = _count_calls(label, "_replace")
+    label.set_html(text("blue", "56"))  # a new skeleton: the red document put aside as is
+    assert not replaced and label._document is not red
+    assert red.toPlainText() == "PE = 12 end"
+    assert label._doc.toPlainText() == "PE = 56 end"
+    label.set_html(text("red", "78"))  # taken back: its values replaced (12 -> 78)
+    assert label.reused == 1 and label._document is red and len(replaced) == 1
+    assert label._doc.toPlainText() == "PE = 78 end"
+    label.render(image)  # painted whole: laid out at its width
+    for value in ("90", "12"):
+        label.set_html(text("blue", value))
+        assert label._doc.toPlainText() == f"PE = {value} end"
+        assert label.text() == f"<span style='color:blue'>PE</span> = {value} end"
+
+
+def test_curve_samples_keep_the_polyline_within_a_quarter_pixel_of_the_curve() -> None:
+    """The samples per turn follow the plot's height: up to ~500 pixels high (where the fixed
+    SAMPLES_PER_TURN sufficed) the polyline through them strays at most CURVE_TOLERANCE pixels
+    from sin(x·ω); never more samples than SAMPLES_PER_TURN gave (taller plots: as many)."""
+    from posenc_gui.panels.heatmap import (
+        CURVE_TOLERANCE,
+        CURVE_Y_RANGE,
+        SAMPLES_PER_TURN,
+        curve_samples,
+    )
+
+    span, pixels = 99.0, 100_000  # never capped by pixels here
+    for height in (60.0, 224.0, 400.0, 490.0, 1000.0, 4000.0):
+        amplitude = height / (2 * CURVE_Y_RANGE)
+        for omega in (0.05, 0.42, 1.0, 3.0):
+            n = curve_samples(span, omega, pixels, height)
+            assert n <= curve_samples(span, omega, pixels)  # never more than before
+            if height > 500:
+                assert n == curve_samples(span, omega, pixels)
+                continue
+            x = np.linspace(0.0, span, n)
+            fine = np.linspace(0.0, span, 200_001)
+            drawn = np.interp(fine, x, np.sin(x * omega))
+            stray = np.abs(drawn - np.sin(fine * omega)).max() * amplitude
+            assert stray <= CURVE_TOLERANCE, (height, omega, n, stray)
+    assert curve_samples(99.0, 0.42, 100_000, 224.0) < curve_samples(99.0, 0.42, 100_000)
+    assert curve_samples(99.0, 1.0, 100_000) == math.ceil(99 / (2 * math.pi) * SAMPLES_PER_TURN) + 1
+
+
+def test_the_panel_samples_its_curve_for_the_plot_height(panel: HeatmapPanel) -> None:
+    from posenc_gui.panels.heatmap import curve_samples
+
+    panel.state.update({"positions": 100, "dim": 128, "dimension": 12})
+    panel.refresh_now()
+    omega = _omega(6, 128)
+    vb = panel.curve_vb
+    want = curve_samples(99.0, omega, round(vb.width()), float(vb.height()))
+    assert len(panel.sel_curve.xData) == want
