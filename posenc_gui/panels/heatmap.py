@@ -1251,12 +1251,14 @@ class HeatmapPanel(Panel):
             for item, role in ((self.wl_full_dots, "accent"), (self.wl_never_dots, "third")):
                 item.set_style(st.marker("dot"), st.pen("rim", "hair"), st.brush(role))
         top = max(float(lam[-1]), float(span_), 2 * math.pi)
-        # the top snapped to half decades: the axes re-lay out only when it really moves
-        ranges = (math.log10(2 * math.pi) - 0.25, math.ceil(2 * math.log10(top) + 1) / 2, pairs)
+        # the top snapped to half decades, the right end to a round number of pairs: the
+        # axes are drawn again (and the view settled) only when these move, not at every dim
+        x0, x1 = styled.positions_range(pairs, 0.02)
+        ranges = (math.log10(2 * math.pi) - 0.25, math.ceil(2 * math.log10(top) + 1) / 2, x1)
         if ranges != self._wl_ranges:  # re-setting unchanged ranges re-lays out the axes
             self._wl_ranges = ranges
             self.wl_plot.setYRange(ranges[0], ranges[1], padding=0)
-            self.wl_plot.setXRange(-0.5, pairs - 0.5, padding=0.02)
+            self.wl_plot.setXRange(min(x0, -0.5), x1, padding=0)
             _settle(self.wl_plot.getViewBox())
         if span_ != self._wl_span:  # a dim or base step leaves the line and its label alone
             self._wl_span = span_
