@@ -676,6 +676,17 @@ class _Place(NamedTuple):
     colour: QColor
 
 
+#: The vertical alignments of values that can be drawn over the laid-out text.
+_DRAWN_OVER = (
+    QTextCharFormat.VerticalAlignment.AlignNormal,
+    QTextCharFormat.VerticalAlignment.AlignSuperScript,
+)
+
+#: Characters that keep to their own advance: next to a value drawn over, none of their ink
+#: lies in the value's box (a slash or an italic letter leans into the next one's, and a
+#: value's box repainted would cut it).
+_UPRIGHT = frozenset(" \u00a0\u2009\u202f0123456789.,;:=()[]{}+−-×·°%|")
+
 #: Font metrics by font (measuring a value's width needs them at every step).
 _METRICS: dict[str, QFontMetricsF] = {}
 
@@ -792,10 +803,14 @@ class ReadoutLabel(FormulaLabel):
         block = doc.findBlock(pos)
         at = pos - block.position()
         line = block.layout().lineForTextPosition(at)
+        align = fmt.verticalAlignment()
+        text = block.text()
         if (
             not line.isValid()
             or at + length > line.textStart() + line.textLength()
-            or fmt.verticalAlignment() != QTextCharFormat.VerticalAlignment.AlignNormal
+            or align not in _DRAWN_OVER
+            or (at > 0 and text[at - 1] not in _UPRIGHT)
+            or (at + length < len(text) and text[at + length] not in _UPRIGHT)
         ):
             return None
         origin = doc.documentLayout().blockBoundingRect(block).topLeft()  # the block, placed
@@ -803,6 +818,17 @@ class ReadoutLabel(FormulaLabel):
         x0, x1 = float(ends[0][0]), float(ends[1][0])
         top = origin.y() + line.y()
         font = fmt.font().resolve(doc.defaultFont())
+        baseline = top + line.ascent()
+        if align == QTextCharFormat.VerticalAlignment.AlignSuperScript:
+            # as Qt's text layout sets a superscript: two thirds of the size (whole points),
+            # raised by half its own height
+            font = QFont(font)
+            if font.pointSize() > 0:
+                font.setPointSize(font.pointSize() * 2 // 3)
+            else:
+                font.setPixelSize(font.pixelSize() * 2 // 3)
+            small = QFontMetricsF(font)
+            baseline -= (small.ascent() + small.descent()) / 2
         metrics = _METRICS.get(font.key())
         if metrics is None:
             metrics = _METRICS[font.key()] = QFontMetricsF(font)
@@ -812,7 +838,7 @@ class ReadoutLabel(FormulaLabel):
             else self.palette().color(QPalette.ColorRole.WindowText)
         )
         return _Place(
-            QPointF(origin.x() + x0, top + line.ascent()),
+            QPointF(origin.x() + x0, baseline),
             QRectF(origin.x() + min(x0, x1), top, abs(x1 - x0), line.height()).toAlignedRect(),
             metrics, font, colour,
         )  # fmt: skip
@@ -826,9 +852,8 @@ class ReadoutLabel(FormulaLabel):
         if any(len(values[i]) != len(self._shown[i]) for i in changed):
             return False  # (digits are equally wide: a value of another length is not)
         assert self._slots is not None
-        normal = QTextCharFormat.VerticalAlignment.AlignNormal
-        if any(self._slots[i][2].verticalAlignment() != normal for i in changed):
-            return False  # a sub- or superscript: not measured, not drawn over
+        if any(self._slots[i][2].verticalAlignment() not in _DRAWN_OVER for i in changed):
+            return False  # a subscript: not measured, not drawn over
         known, places = self._places(), []
         for i in changed:
             place = self._place(i, known)
