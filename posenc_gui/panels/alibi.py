@@ -25,34 +25,34 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from decimal import Decimal
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QPointF, QRectF, QSize, QSizeF, Qt
 from PySide6.QtGui import (
-    QAbstractTextDocumentLayout,
+    QColor,
+    QFontMetricsF,
     QPainter,
     QPaintEvent,
     QPalette,
     QPen,
     QPolygonF,
-    QTextBlockFormat,
-    QTextCursor,
     QTextDocument,
-    QTextOption,
 )
 from PySide6.QtWidgets import (
     QGraphicsPolygonItem,
+    QSizePolicy,
     QStyleOptionGraphicsItem,
     QWidget,
 )
 
 from posenc_gui.core.rope import nice_ceil
 from posenc_gui.panels.base import Cell, Panel
-from posenc_gui.state.alibi import SPAN_FRACTIONS, AlibiModel
+from posenc_gui.state.alibi import MAX_POSITIONS, SPAN_FRACTIONS, AlibiModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
-from posenc_gui.widgets.style import LineStyle, StyleBook
+from posenc_gui.widgets.style import LineStyle, Style, StyleBook
 from posenc_gui.widgets.styled import (
     FormulaLabel,
     ReadoutLabel,
@@ -71,6 +71,7 @@ ROPE_ROLE = "query"
 #: Slopes are listed in this many column groups (head, slope, value).
 SLOPE_COLUMNS = 2
 NOWRAP = "style='white-space:pre'"
+NBSP = "\u00a0"
 #: Room left and right of the distance and key axes (a share of their "nice" end).
 X_MARGIN = 0.02
 
@@ -95,7 +96,7 @@ class AlibiPanel(Panel):
         # ---- side column -------------------------------------------------------------------
         heads_box = self.controls("ALiBi heads", "heads", "head")
         self.rule_label = KeptFormulaLabel("slope_rule_readout", self, b)
-        self.slopes_label = ColumnsLabel("slopes_readout", self, b)
+        self.slopes_label = SlopesTable("slopes_readout", self, b)
         seq_box = self.controls("One query's attention", "positions", "query", "logits", "seed")
         rope_box = self.controls("RoPE for comparison", "dim", "base", "correlation", "samples")
 
@@ -217,11 +218,8 @@ class AlibiPanel(Panel):
                                    sl["lower_power"], sl["doubled_power"],
                                    tuple(sl["extra_heads_of_doubled"]))  # fmt: skip
         self.rule_label.set_html(rule)
-        self.slopes_label.set_columns(
-            f"<b>Slopes of the {integer(n)} heads</b>",
-            ("<b>h</b>", "<b>m<sub>h</sub></b>", ""),
-            cells,
-            math.ceil(n / SLOPE_COLUMNS),
+        self.slopes_label.set_slopes(
+            f"Slopes of the {integer(n)} heads", cells, math.ceil(n / SLOPE_COLUMNS)
         )
         ctx.record("slopes", np.asarray(slopes), "slope m_h of head h = 1 … n")
         ctx.record("slope_exponents", np.asarray(exps), "log₂ m_h")
@@ -230,17 +228,19 @@ class AlibiPanel(Panel):
     def _key_offsets(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """For ``n`` positions: ``j − i`` (float64, 0 where masked), the same in float32 (the
         image of slope 1: masked cells 0, covered by the mask polygon) and the mask (key after
-        query); cached per ``n``."""
-        if self._keys is None or self._keys[0] != n:
-            pos = np.arange(n, dtype=np.float64)
+        query). Each the top-left ``n × n`` corner of the matrices of :data:`MAX_POSITIONS`
+        (``j − i`` does not depend on the length), built once: a length step slices them."""
+        if self._keys is None:
+            pos = np.arange(MAX_POSITIONS, dtype=np.float64)
             offsets = pos[None, :] - pos[:, None]  # j − i (+0.0 on the diagonal)
             mask = offsets > 0
             offsets[mask] = 0.0
             image = offsets.astype(np.float32)
             for a in (offsets, image, mask):
                 a.flags.writeable = False  # shared by every head's records
-            self._keys = (n, offsets, image, mask)
-        return self._keys[1:]
+            self._keys = (MAX_POSITIONS, offsets, image, mask)
+        _, offsets, image, mask = self._keys
+        return offsets[:n, :n], image[:n, :n], mask[:n, :n]
 
     def _refresh_heatmap(self, ctx: Context) -> None:
         v = ctx.values
@@ -261,7 +261,7 @@ class AlibiPanel(Panel):
             styled.set_range(self.heat_plot, (0.0, float(n)), (0.0, float(n)))
             self.mask_text.setPos(0.72 * n, 0.25 * n)
             self.mask_cover.setPolygon(_mask_polygon(n))
-        styled.set_title(
+        _retitle(
             self.book, self.heat_plot,
             f"Bias of head {h}: −m·(i − j), m = {sig(m, 4)} ({n} × {n})",
         )  # fmt: skip
@@ -303,9 +303,7 @@ class AlibiPanel(Panel):
         self.head_line.setData(np.array([0.0, end]), np.array([0.0, -m * end]))
         self.head_text.setText(f"head {h}: m = {sig(m, 4)}")
         self.head_text.setPos(end, -m * end)
-        styled.set_title(
-            self.book, self.bias_plot, f"Bias against distance, {heads} heads (head {h} bold)"
-        )
+        _retitle(self.book, self.bias_plot, f"Bias against distance, {heads} heads (head {h} bold)")
         ctx.record("head_bias", -m * np.arange(n, dtype=float), f"bias of head {h}: −m·r")
 
     # -- one query's attention -------------------------------------------------------------------
@@ -336,7 +334,7 @@ class AlibiPanel(Panel):
             styled.set_range(self.att_plot, xs, ys)
         styled.move_line(self.query_line, float(i))
         kind = "zero logits" if v.as_str("logits") == "zero" else "random logits"
-        styled.set_title(
+        _retitle(
             self.book, self.att_plot,
             f"Attention of query i = {i} over keys j ≤ i ({kind})",
         )  # fmt: skip
@@ -530,7 +528,9 @@ def _slope_texts(
             f"2<sup>−8h/{integer(p2)}</sup> = 2<sup>{_per_head(p2)}</sup> at h = {picked}: "
             f"{got}."
         )
-    cells = tuple((integer(k + 1), _pow(exps[k]), f"=&nbsp;{sig(slopes[k], 4)}") for k in range(n))
+    cells = tuple(
+        (integer(k + 1), _exponent(exps[k]), f"={NBSP}{sig(slopes[k], 4)}") for k in range(n)
+    )
     return rule, cells
 
 
@@ -633,21 +633,21 @@ class KeptFormulaLabel(FormulaLabel):
         return hint
 
 
-class ColumnsLabel(KeptFormulaLabel):
-    """A read-out of columns (right-aligned cells under a header) laid out with tab stops.
+class SlopesTable(QWidget):
+    """Every head's slope, ``2^e = value``, in column groups under a bold title, painted from
+    plain strings.
 
-    The same look as a ``<table>`` of right-aligned cells, without Qt's table layout: a table of
-    64 heads costs Qt ~8 ms to parse and lay out and ~3 ms to paint; lines of cells separated by
-    right-aligned tab stops (one line per row, each column group side by side) ~1 ms each. The
-    stops are measured from the widest cell of each column (a tiny document per column, cached
-    by the cells and the font); the documents of the last texts are kept (a heads slider comes
-    back to the same counts: swapped in, neither parsed nor laid out again).
+    The same look as the right-aligned columns of a rich text (title, a header ``h  m_h`` per
+    column group, one line per row, superscript exponents), without a document: a heads step
+    places the strings (font metrics only, each string measured once) and the paint draws
+    them. Parsing and laying out a document of 64 heads costs Qt ~1.5 ms a step, and its
+    paint ~1 ms; here the layout of a head count is kept (a heads slider comes back to the
+    same counts) and the paint is ~0.2 ms.
 
-    The lines never wrap, so the text is laid out once at its natural width, whatever width the
-    layout offers (no layout per width asked). The label's size only grows, its height in steps
-    of :attr:`ROW_STEP` rows: a step that adds a row or two (or a wider cell) does not re-lay
-    the side column out (3–6 ms), only a step past the room reserved does — before it paints
-    (a label that found out while painting would paint twice, and lay its column out between).
+    The size only grows, its height in steps of :attr:`ROW_STEP` rows: a step that adds a row
+    or two (or a wider cell) does not re-lay the side column out (3–6 ms), only a step past
+    the room reserved does. :meth:`text` is the equivalent HTML (tests, accessible
+    description).
     """
 
     #: Room between a cell and the one before it (pixels at the label's font size), and before
@@ -656,132 +656,192 @@ class ColumnsLabel(KeptFormulaLabel):
     GROUP_GAP = 14.0
     #: The height is reserved for a multiple of this many rows.
     ROW_STEP = 8
+    #: Room around the text (as a document's margin).
+    MARGIN = 2.0
+    #: Added to each line's height (the rows as far apart as a table's with cell padding 1).
+    LEADING = 2.0
+    #: Superscripts as a rich text draws them: 2/3 of the size, the baseline raised by half
+    #: of the small font's height.
+    SMALL, SUP = 2.0 / 3.0, 0.5
 
     def __init__(
         self, name: str, parent: QWidget | None, book: StyleBook, kind: str = "text"
     ) -> None:
-        super().__init__(name, parent, book, kind)
-        self._widths: dict[tuple[str, str], float] = {}
-        self._stops: tuple[float, ...] = ()
-        self._natural = QSize(0, 0)  # the size reserved: grows only
-        self._text = ""
-        #: Times the label asked its layout for more room (for tests).
+        super().__init__(parent)
+        self.setObjectName(name)
+        self.setAccessibleName(name.replace("_", " "))
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self._html = ""
+        self._shown: tuple[object, ...] | None = None
+        self._size = QSize(0, 0)  # the size reserved: grows only
+        #: What the paint draws: (x, baseline, text, font) with font 0 regular, 1 bold, 2 and 3
+        #: the same drawn at :attr:`SMALL` of their size (superscripts, the header's subscript).
+        self._texts: list[tuple[float, float, str, int]] = []
+        self._laid: OrderedDict[tuple[object, ...], tuple[list[Any], QSizeF]] = OrderedDict()
+        self._advances: dict[tuple[str, int], float] = {}
+        #: Times the widget asked its layout for more room, and layouts computed (for tests).
         self.grown = 0
+        self.laid_out = 0
 
-        def restyle(st: object) -> None:  # a new font measures anew, lays out anew
-            self._widths.clear()
-            self._forget_documents()
-            self._html = ""  # set anew (measured, laid out) by the refresh that follows
-            self._stops = ()
-            self._natural = QSize(0, 0)
+        def apply(st: Style) -> None:
+            regular, bold = st.font(kind), st.font(kind, bold=True)
+            self.setFont(regular)
+            self._fonts = (regular, bold)
+            self._metrics = (QFontMetricsF(regular), QFontMetricsF(bold))
+            self._advances.clear()
+            self._laid.clear()
+            self._size = QSize(0, 0)  # measured afresh in the new fonts
+            if self._shown is not None:
+                self._place(self._shown)
 
-        book.add(restyle)
+        book.add(apply)
 
-    def _width(self, html: str) -> float:
-        key = (html, self.font().toString())
-        w = self._widths.get(key)
-        if w is None:
-            doc = QTextDocument()
-            doc.setDocumentMargin(0)
-            doc.setDefaultFont(self.font())
-            doc.setHtml(html)
-            w = self._widths[key] = doc.idealWidth()
-        return w
+    def text(self) -> str:
+        """The content as the HTML of its rich-text equivalent."""
+        return self._html
 
-    def set_columns(
-        self,
-        title: str,
-        header: Sequence[str],
-        cells: Sequence[Sequence[str]],
-        rows: int,
-    ) -> None:
-        """Show ``title`` over ``cells`` (one tuple of HTML cells per item), ``rows`` items per
-        column group (column-major, as the table was), each group headed by ``header``."""
-        ncols = len(header)
+    def set_slopes(self, title: str, cells: Sequence[tuple[str, str, str]], rows: int) -> None:
+        """Show the bold ``title`` over ``cells`` (head, exponent of 2, value), ``rows`` per
+        column group (column-major), each group headed by ``h`` and ``m_h``."""
+        shown = (title, tuple(cells), rows)
+        if shown == self._shown:
+            return
+        self._shown = shown
         groups = max(1, math.ceil(len(cells) / max(rows, 1)))
-        widths = [
-            max(self._width(header[c]), self._width(max((cell[c] for cell in cells), key=len)))
-            for c in range(ncols)
-        ]  # the longest cell is the widest: tabular digits, the same tags in every cell
-        stops: list[float] = []
-        x = 0.0
-        for g in range(groups):
-            for c, w in enumerate(widths):
-                x += w + (self.GROUP_GAP if g and not c else self.GAP if c else 0.0)
-                stops.append(round(x + 1.0))
-        lines = ["\t" + "\t".join(list(header) * groups)]
+        head = "\t<b>h</b>\t<b>m<sub>h</sub></b>\t"
+        lines = [head * groups]
         for r in range(rows):
-            row: list[str] = []
+            row = ""
             for g in range(groups):
                 k = g * rows + r
-                row += list(cells[k]) if k < len(cells) else [""] * ncols
-            lines.append("\t" + "\t".join(row))
-        html = f"<div {NOWRAP}>{title}<br>{'<br>'.join(lines)}</div>"
-        # the stops are part of what is shown: a text is its HTML and its stops
-        key = html + "\x00" + ",".join(map(str, stops))
-        if key == self._html:
-            return
-        self._html = key
-        doc, kept = self._document(key, html)
-        if not kept:
-            doc.setTextWidth(-1)  # natural width: the lines never wrap
-            fmt = QTextBlockFormat()
-            fmt.setTabPositions([QTextOption.Tab(x, QTextOption.TabType.RightTab) for x in stops])
-            # the rows as far apart as the table's (cell padding 1 above and below)
-            fmt.setLineHeight(2.0, QTextBlockFormat.LineHeightTypes.LineDistanceHeight.value)
-            cursor = QTextCursor(doc)
-            cursor.select(QTextCursor.SelectionType.Document)
-            cursor.mergeBlockFormat(fmt)
-        self._doc = doc
-        self._text = html
-        self._stops = tuple(stops)
-        self._forget_sizes()
-        self.setAccessibleDescription(strip_tags(html))
-        size = doc.size()
-        per_row = size.height() / (rows + 2)  # title, header and the rows
-        spare = -rows % self.ROW_STEP
-        width = max(self._natural.width(), math.ceil(size.width()))
-        height = max(self._natural.height(), math.ceil(size.height() + spare * per_row))
-        if (width, height) != (self._natural.width(), self._natural.height()):
-            self._natural = QSize(width, height)
-            if height > self.minimumHeight():
-                self.setMinimumHeight(height)
+                h, e, v = cells[k] if k < len(cells) else ("", "", "")
+                row += f"\t{h}\t2<sup>{e}</sup>\t{v.replace(NBSP, '&nbsp;')}" if h else "\t\t\t"
+            lines.append(row)
+        self._html = f"<div {NOWRAP}><b>{title}</b><br>{'<br>'.join(lines)}</div>"
+        self.setAccessibleDescription(strip_tags(self._html))
+        self._place(shown)
+
+    def _advance(self, text: str, font: int) -> float:
+        key = (text, font)
+        w = self._advances.get(key)
+        if w is None:
+            scale = self.SMALL if font & 2 else 1.0
+            w = self._advances[key] = self._metrics[font & 1].horizontalAdvance(text) * scale
+        return w
+
+    def _place(self, shown: tuple[Any, ...]) -> None:
+        hit = self._laid.get(shown)
+        if hit is None:
+            hit = self._laid[shown] = self._lay_out(*shown)
+            if len(self._laid) > 64:
+                self._laid.popitem(last=False)
+        else:
+            self._laid.move_to_end(shown)
+        self._texts, need = hit
+        size = QSize(math.ceil(need.width()), math.ceil(need.height())).expandedTo(self._size)
+        if size != self._size:
+            self._size = size
+            self.setMinimumHeight(size.height())
             self.grown += 1
             self.updateGeometry()
         self.update()
 
-    def text(self) -> str:
-        """The HTML last set."""
-        return self._text if self._html else ""
+    def _lay_out(
+        self, title: str, cells: tuple[tuple[str, str, str], ...], rows: int
+    ) -> tuple[list[tuple[float, float, str, int]], QSizeF]:
+        """The strings (x, baseline, text, font) and the size they need (with the rows
+        reserved)."""
+        self.laid_out += 1
+        fm, fb = self._metrics
+        adv = self._advance
+        groups = max(1, math.ceil(len(cells) / max(rows, 1)))
+        # each column's cells as runs (text, font) from left to right: right-aligned
+        header = [[("h", 1)], [("m", 1), ("h", 3)], []]
+        columns: list[list[list[list[tuple[str, int]]]]] = []
+        for g in range(groups):
+            cols: list[list[list[tuple[str, int]]]] = [[], [], []]
+            for k in range(g * rows, min((g + 1) * rows, len(cells))):
+                h, e, v = cells[k]
+                cols[0].append([(h, 0)])
+                cols[1].append([("2", 0), (e, 2)])
+                cols[2].append([(v, 0)])
+            columns.append(cols)
 
-    def hasHeightForWidth(self) -> bool:
-        return False
+        def width(runs: list[tuple[str, int]]) -> float:
+            return sum(adv(t, f) for t, f in runs)
+
+        widths = [
+            max([width(header[c])] + [width(r) for cols in columns for r in cols[c]])
+            for c in range(3)
+        ]
+        line = self.LEADING + max(math.ceil(m.ascent()) + math.ceil(m.descent()) for m in (fm, fb))
+        ascent = max(math.ceil(fm.ascent()), math.ceil(fb.ascent()))
+        raised = self.SUP * self.SMALL * fm.height()
+        lowered = self.SMALL * fb.height() / 6.0  # a subscript: a sixth of its height down
+
+        def base(row: int) -> float:
+            return self.MARGIN + row * line + ascent
+
+        texts: list[tuple[float, float, str, int]] = [(self.MARGIN, base(0), title, 1)]
+        x = self.MARGIN
+        for g, cols in enumerate(columns):
+            for c in range(3):
+                x += widths[c] + (self.GROUP_GAP if g and not c else self.GAP if c else 0.0)
+                for r, runs in enumerate([header[c], *cols[c]]):
+                    rx = x - width(runs)
+                    for t, f in runs:
+                        y = base(r + 1) - (raised if f == 2 else -lowered if f == 3 else 0.0)
+                        texts.append((rx, y, t, f))
+                        rx += adv(t, f)
+        spare = -rows % self.ROW_STEP
+        need = QSizeF(
+            max(x, self.MARGIN + adv(title, 1)) + self.MARGIN,
+            2 * self.MARGIN + (rows + 2 + spare) * line,
+        )
+        return texts, need
+
+    def drawn(self) -> list[tuple[float, float, str]]:
+        """What the paint writes: (x, baseline, text) in the widget's pixels."""
+        return [(x, y, t) for x, y, t, _ in self._texts]
 
     def sizeHint(self) -> QSize:
-        return QSize(self._natural)
+        return QSize(self._size)
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(self._natural.width(), self.minimumHeight())
+        return QSize(self._size)
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        ctx = QAbstractTextDocumentLayout.PaintContext()
-        ctx.palette = self.palette()
-        ctx.palette.setColor(
-            QPalette.ColorRole.Text, self.palette().color(QPalette.ColorRole.WindowText)
-        )
-        self._doc.documentLayout().draw(painter, ctx)
-        painter.end()
+        p = QPainter(self)
+        p.setPen(self.palette().color(QPalette.ColorRole.WindowText))
+        font = -1
+        for x, y, text, f in self._texts:
+            if f & 1 != font:
+                font = f & 1
+                p.setFont(self._fonts[font])
+            if f & 2:  # a sub- or superscript: the font at SMALL of its size
+                p.save()
+                p.translate(x, y)
+                p.scale(self.SMALL, self.SMALL)
+                p.drawText(QPointF(0.0, 0.0), text)
+                p.restore()
+            else:
+                p.drawText(QPointF(x, y), text)
+        p.end()
+
+
+def _pow(e: float) -> str:
+    """``2^e`` with a superscript exponent (see :func:`_exponent`)."""
+    return f"2<sup>{_exponent(e)}</sup>"
 
 
 @lru_cache(maxsize=512)
-def _pow(e: float) -> str:
-    """``2^e`` with a superscript exponent, exactly (ALiBi's exponents are short binary fractions:
-    ``−8h/p``), as many significant digits as it has: ``2^−8``, ``2^−0.5``, ``2^−2.625``."""
+def _exponent(e: float) -> str:
+    """An exponent of 2, exactly (ALiBi's exponents are short binary fractions: ``−8h/p``), as
+    many significant digits as it has: ``−8``, ``−0.5``, ``−2.625``."""
     if float(e).is_integer():
-        return f"2<sup>{integer(e)}</sup>"
+        return integer(e)
     digits = len(Decimal(repr(abs(e))).normalize().as_tuple().digits)
-    return f"2<sup>{sig(e, digits)}</sup>"
+    return sig(e, digits)
 
 
 def _line(
@@ -798,6 +858,49 @@ def _line(
     w.addItem(item)
     book.add(lambda st: item.setPen(st.pen(role, width, line)))
     return item
+
+
+def _retitle(book: StyleBook, plot: pg.PlotWidget, title: str) -> None:
+    """:func:`styled.set_title` without a layout pass of the plot when only the text changes.
+
+    pyqtgraph's ``PlotItem.setTitle`` fixes the title row's height again and its label asks
+    for its size anew: each invalidates the plot's layout (two requests a new title, a layout
+    pass of the whole plot before the paint), though a title of the same height keeps its
+    place (its width is the plot's: the text is scaled to fit it and centred, as
+    :class:`~posenc_gui.widgets.styled.FitTitle` does on a resize). Here the new text is set
+    in the label's text item, fitted and centred in place; a title of another height, or one
+    not laid out yet, takes the house path."""
+    if getattr(plot, "posenc_title", None) == title:
+        return
+    label = plot.getPlotItem().titleLabel
+    hint = getattr(label, "_sizeHint", {})
+    room = label.size()
+    if not isinstance(label, styled.FitTitle) or not label.isVisible() or room.width() <= 0:
+        styled.set_title(book, plot, title)
+        return
+    st = book.style
+    label.text = title
+    label.opts["size"], label.opts["color"] = st.css_pt("title"), st.color("ink")
+    css = [f"color: {pg.mkColor(label.opts['color']).name(QColor.NameFormat.HexArgb)}"]
+    css += [f"{k}: {label.opts[o]}" for o, k in (("family", "font-family"), ("size", "font-size"))
+            if o in label.opts]  # fmt: skip
+    item = label.item
+    item.setHtml(f"<span style='{'; '.join(css)}'>{title}</span>")
+    item.setScale(1.0)
+    natural = item.boundingRect().width()
+    if 0 < room.width() < natural:
+        item.setScale(max(room.width() / natural, 0.5))
+    item.setPos(0.0, 0.0)
+    bounds = label.itemRect()
+    before = hint.get(Qt.SizeHint.MinimumSize, (0.0, -1.0))[1]
+    plot.posenc_title = title
+    if bounds.height() != before:  # another height: the plot makes room for it
+        label.resizeEvent(None)
+        return
+    placed = QRectF(bounds)
+    placed.moveCenter(label.rect().center())
+    item.setPos(placed.topLeft() - bounds.topLeft())
+    hint[Qt.SizeHint.PreferredSize] = (bounds.width(), bounds.height())  # no layout request
 
 
 def _per_head(p: int) -> str:

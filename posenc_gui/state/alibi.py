@@ -29,6 +29,7 @@ the RoPE curves; ``crossing`` (heads, head, dim, correlation): where ALiBi passe
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -140,21 +141,59 @@ def _attention_of(slope: float, n: int, i: int, mode: str, seed: int) -> dict[st
     return out
 
 
-def _rope(v: Inputs) -> dict[str, Any]:
-    """RoPE's expected change of the scaled logit vs distance 0: closed form and sampled."""
+#: The RoPE curves of :data:`MAX_POSITIONS` distances for the last few (dim, base, ρ, samples,
+#: seed) whose length changed, and the length last computed for each of those.
+_rope_longest: OrderedDict[tuple[Any, ...], tuple[Tensor, Tensor]] = OrderedDict()
+_rope_lengths: OrderedDict[tuple[Any, ...], int] = OrderedDict()
+
+
+def _rope_curves(
+    dim: int, base: float, rho: float, samples: int, seed: int, n: int
+) -> tuple[Tensor, Tensor]:
+    """RoPE's expected and sampled scaled logits at the distances ``0 … n−1``.
+
+    The value at each distance does not depend on the others (the same numbers, bit for bit,
+    in a longer axis): once the length changes for one (dim, base, ρ, samples, seed), the
+    curves of :data:`MAX_POSITIONS` distances are computed and kept, and the next lengths are
+    slices of them (a length step computes nothing). A new dim, base, ρ … computes only the
+    distances shown."""
+    rest = (dim, base, rho, samples, seed)
+    longest = _rope_longest.get(rest)
+    if longest is None and _rope_lengths.get(rest, n) != n:
+        longest = _rope_longest[rest] = _rope_curves_of(rest, MAX_POSITIONS)
+        while len(_rope_longest) > 4:
+            _rope_longest.popitem(last=False)
+    _rope_lengths[rest] = n
+    _rope_lengths.move_to_end(rest)
+    while len(_rope_lengths) > 16:
+        _rope_lengths.popitem(last=False)
+    if longest is not None:
+        _rope_longest.move_to_end(rest)
+        return longest[0][:n], longest[1][:n]
+    return _rope_curves_of(rest, n)
+
+
+def _rope_curves_of(rest: tuple[Any, ...], n: int) -> tuple[Tensor, Tensor]:
+    """The curves of :func:`_rope_curves` at ``n`` distances, computed."""
     import torch
 
     from posenc_gui.core import rope_expected_score, rope_mean_score
 
-    dim, base, rho = v.as_int("dim"), v.as_float("base"), v.as_float("correlation")
-    r = torch.arange(v.as_int("positions"), dtype=torch.float64)
+    dim, base, rho, samples, seed = rest
+    r = torch.arange(n, dtype=torch.float64)
     scale = 1.0 / math.sqrt(dim)
     expected = rope_expected_score(r, dim, base, correlation=rho) * scale
-    sampled = (
-        rope_mean_score(
-            r, dim, base, correlation=rho, samples=v.as_int("samples"), seed=v.as_int("seed")
-        )
-        * scale
+    sampled = rope_mean_score(r, dim, base, correlation=rho, samples=samples, seed=seed) * scale
+    return expected, sampled
+
+
+def _rope(v: Inputs) -> dict[str, Any]:
+    """RoPE's expected change of the scaled logit vs distance 0: closed form and sampled."""
+    import torch
+
+    dim, base, rho = v.as_int("dim"), v.as_float("base"), v.as_float("correlation")
+    expected, sampled = _rope_curves(
+        dim, base, rho, v.as_int("samples"), v.as_int("seed"), v.as_int("positions")
     )
     shift, sampled_shift = expected - expected[0], sampled - sampled[0]
     low = int(torch.argmin(shift))

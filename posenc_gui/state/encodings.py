@@ -216,6 +216,9 @@ def _first_rows(scheme: str, dim: int, layout: str, seed: int) -> tuple[Tensor, 
 ANALYSES_KEPT_BYTES = 48 << 20
 ANALYSES_KEPT = 32
 _analyses: OrderedDict[tuple[Any, ...], Analysis] = OrderedDict()
+#: Bytes of each kept analysis when last measured, and the analyses shown since then.
+_sizes: dict[tuple[Any, ...], int] = {}
+_used: set[tuple[Any, ...]] = set()
 
 
 def _nbytes(x: Any) -> int:
@@ -244,20 +247,32 @@ def analysis_of(v: Mapping[str, Value]) -> Analysis:
     a = _analyses.get(key)
     if a is not None:
         _analyses.move_to_end(key)
+        _used.add(key)
         return a
+    # an analysis grows (lazily derived matrices) only while it is shown: measured again are
+    # the one shown last and those shown since the last new one, not every one kept
+    if _analyses:
+        _used.add(next(reversed(_analyses)))
+    for k in _used:
+        if k in _analyses:
+            _sizes[k] = analysis_size(_analyses[k])
+    _used.clear()
     a = _analyses[key] = _analysis(key)
+    _sizes[key] = analysis_size(a)
     # forget the oldest beyond the budget (their lazily derived matrices counted); the two
     # newest stay whatever their size
-    total = sum(analysis_size(x) for x in _analyses.values())
+    total = sum(_sizes.values())
     while len(_analyses) > 2 and (total > ANALYSES_KEPT_BYTES or len(_analyses) > ANALYSES_KEPT):
-        _, old = _analyses.popitem(last=False)
-        total -= analysis_size(old)
+        old, _ = _analyses.popitem(last=False)
+        total -= _sizes.pop(old)
     return a
 
 
 def forget_analyses() -> None:
     """Drop every kept :class:`Analysis` (tests, memory measurements)."""
     _analyses.clear()
+    _sizes.clear()
+    _used.clear()
 
 
 @lru_cache(maxsize=4)

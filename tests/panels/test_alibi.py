@@ -8,6 +8,7 @@ from typing import TypeVar
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QApplication, QComboBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
@@ -250,36 +251,47 @@ def test_readouts_edit_their_numbers_in_place(qtbot: QtBot) -> None:
     assert "base 5000" in strip_tags(panel.cmp_label.text())
 
 
-def test_slopes_are_laid_out_with_tab_stops_not_a_table(qtbot: QtBot) -> None:
-    """The slopes read-out: one line per row, right-aligned tab stops (a 64-row <table> costs Qt
-    ~10 ms to lay out and paint), every head's power of two and value on it."""
-    from PySide6.QtGui import QTextOption
-
+def test_slopes_are_painted_in_right_aligned_columns(qtbot: QtBot) -> None:
+    """The slopes read-out: painted strings (a 64-row rich text costs Qt ~2.5 ms to parse, lay
+    out and paint), every head's power of two and value on it, in right-aligned columns of
+    column groups under the title; its HTML equivalent for tests and screen readers."""
     panel = shown(qtbot, heads=64)
-    html = panel.slopes_label.text()
+    label = panel.slopes_label
+    html = label.text()
     assert "<table" not in html
     text = strip_tags(html)
     assert "Slopes of the 64 heads" in text
     assert "2−0.125" in text and "2−8" in text and "0.003906" in text
-    block = panel.slopes_label._doc.begin()
-    tabs = block.blockFormat().tabPositions()
-    assert len(tabs) == 6 and all(t.type == QTextOption.TabType.RightTab for t in tabs)
-    assert [t.position for t in tabs] == sorted(t.position for t in tabs)
-    # fewer heads: the stops follow the narrower cells
+    assert label.accessibleDescription() == text
+    drawn = label.drawn()
+    texts = [t for _, _, t in drawn]
+    assert texts[0] == "Slopes of the 64 heads"
+    assert "−0.125" in texts and "−8" in texts and "= 0.003906".replace(" ", "\u00a0") in texts
+    # 32 rows in two groups: the heads 1 … 32 one under the other, right edges aligned
+    fm = QFontMetricsF(label.font())
+    ends = {t: x + fm.horizontalAdvance(t) for x, _, t in drawn if t.isdigit()}
+    assert abs(ends["1"] - ends["32"]) < 1e-6 and ends["33"] > ends["32"] + 50
+    ys = {t: y for _, y, t in drawn if t.isdigit()}
+    assert ys["1"] == ys["33"] and ys["3"] > ys["1"] and ys["32"] > ys["3"]
+    # a superscript is raised above its 2's baseline
+    two = next(y for _, y, t in drawn if t == "2")
+    assert next(y for _, y, t in drawn if t == "−0.125") < two
+    # fewer heads: the columns follow the narrower cells
+    right = max(x for x, _, t in drawn)
     panel.state.set("heads", 4)
     panel.refresh_now()
-    assert "Slopes of the 4 heads" in strip_tags(panel.slopes_label.text())
-    narrow = panel.slopes_label._doc.begin().blockFormat().tabPositions()
-    assert narrow[-1].position < tabs[-1].position
+    assert "Slopes of the 4 heads" in strip_tags(label.text())
+    assert max(x for x, _, t in label.drawn()) < right
+    label.grab()  # paints
 
 
 def test_slopes_room_is_reserved_in_steps_of_rows(qtbot: QtBot) -> None:
     """A heads step that adds a row or two keeps the slopes' size (the side column is not laid
     out again); one past the reserved rows grows it once. Counts shown again reuse their
-    document (neither parsed nor laid out)."""
+    layout (not measured again)."""
     panel = shown(qtbot, heads=12)  # 6 rows: room for 8
     label = panel.slopes_label
-    grown, height, parsed = label.grown, label.minimumHeight(), label.parsed
+    grown, height = label.grown, label.minimumHeight()
     for heads in (13, 14, 15, 16):  # 7 and 8 rows
         panel.state.set("heads", heads)
         panel.refresh_now()
@@ -288,12 +300,11 @@ def test_slopes_room_is_reserved_in_steps_of_rows(qtbot: QtBot) -> None:
     panel.state.set("heads", 17)  # 9 rows: room for 16
     panel.refresh_now()
     assert label.grown == grown + 1 and label.minimumHeight() > height
-    parsed = label.parsed
-    reused = label.reused
+    laid_out = label.laid_out
     for heads in (12, 16, 17):
         panel.state.set("heads", heads)
         panel.refresh_now()
-    assert label.parsed == parsed and label.reused == reused + 3
+    assert label.laid_out == laid_out
     assert "Slopes of the 17 heads" in strip_tags(label.text())
     assert label.accessibleDescription() == strip_tags(label.text())
     # the rule too: a text shown before is swapped in, its sizes kept with it
@@ -392,3 +403,43 @@ def test_distance_axes_end_at_a_nice_number_over_the_last_position(qtbot: QtBot)
     panel.refresh_now()
     for (low, high), (_, was) in zip(ranges(), kept, strict=True):
         assert low < 0 < 89 < 0.95 * 100 < high and high > was
+
+
+def test_a_new_title_of_the_same_height_is_set_in_place_as_the_house_sets_it(
+    qtbot: QtBot,
+) -> None:
+    """A title whose text changes (live numbers) is fitted and centred in place, without
+    invalidating the plot's layout; it ends where pyqtgraph's ``setTitle`` and a layout pass
+    put it (the same text, scale and position), long titles scaled to the plot's width."""
+    from posenc_gui.panels.alibi import _retitle
+    from posenc_gui.widgets import styled
+
+    panel = shown(qtbot)
+    QApplication.processEvents()
+    plot = panel.bias_plot
+    item = plot.getPlotItem()
+    label = item.titleLabel
+    titles = (
+        "Bias against distance, 9 heads (head 3 bold)",
+        "Short",
+        "A title far too long for this plot " * 4,
+        "Bias against distance, 64 heads",
+    )
+    for k, title in enumerate(titles):
+        _retitle(panel.book, plot, title)
+        # no layout pass asked, unless the height changes (a long title scaled down, and the
+        # title after it)
+        assert item.layout.isActivated() == (k < 2), title
+        fast = (label.item.toHtml(), label.item.scale(), label.item.pos(), label.geometry())
+        plot.posenc_title = None
+        styled.set_title(panel.book, plot, title)
+        QApplication.processEvents()
+        house = (label.item.toHtml(), label.item.scale(), label.item.pos(), label.geometry())
+        assert fast[0] == house[0] and fast[3] == house[3], title
+        assert fast[1] == pytest.approx(house[1]), title
+        assert fast[2].x() == pytest.approx(house[2].x()) and fast[2].y() == house[2].y(), title
+    assert label.item.scale() < 1.0 or plot.posenc_title == titles[-1]
+    panel.state.set("head", 2)
+    panel.refresh_now()
+    assert "(head 2 bold)" in plot.posenc_title
+    assert "head 2" in label.item.toPlainText()

@@ -98,3 +98,28 @@ def test_rope_curve_and_crossing(dim: int, rho: float) -> None:
     assert min(got["rope_expected_shift"]) >= got["rope_floor"] - 1e-12
     assert got["rope_lowest_shift"] == min(got["rope_expected_shift"])
     assert got["alibi_passes_rope_floor_at"] == pytest.approx(2 * rho * root / 0.5)
+
+
+def test_a_length_step_slices_the_rope_curves_of_the_longest_axis() -> None:
+    """Once the length changes for one (dim, base, ρ, samples, seed), the curves of 512
+    distances are kept and each length shows their first distances: the same numbers, bit for
+    bit, as curves computed at that length."""
+    import torch
+
+    from posenc_gui.state import alibi as state
+
+    key = (32, 777.0, 0.65, 48, 11)
+    state._rope_longest.pop(key, None)
+    state._rope_lengths.pop(key, None)
+    first = state._rope_curves(*key, 40)
+    assert key not in state._rope_longest  # one length only: computed at that length
+    for n in (41, 300, 8, 512):
+        expected, sampled = state._rope_curves(*key, n)
+        longest = state._rope_longest[key]
+        assert expected.data_ptr() == longest[0].data_ptr()  # a view: nothing computed
+        direct = state._rope_curves_of(key, n)
+        assert torch.equal(expected, direct[0]) and torch.equal(sampled, direct[1])
+    assert torch.equal(state._rope_curves(*key, 40)[1], first[1])
+    got = readouts(dim=32, base=777.0, correlation=0.65, samples=48, seed=11, positions=300)
+    direct_shift = (direct[0][:300] - direct[0][0]).tolist()
+    assert got["rope_expected_shift"] == direct_shift

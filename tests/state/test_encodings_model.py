@@ -250,6 +250,37 @@ def test_analyses_are_kept_for_states_shown_again_within_a_budget(
     enc.forget_analyses()
 
 
+def test_the_budget_counts_what_the_analyses_hold_without_measuring_them_all() -> None:
+    """Each kept analysis's size is measured when it is made and again after it was shown
+    (its lazily derived matrices count), not every kept one at every new analysis: the sizes
+    the budget adds up are those of the analyses."""
+    from posenc_gui.state import encodings as enc
+
+    enc.forget_analyses()
+    calls = []
+    measure = enc.analysis_size
+
+    def counted(a: enc.Analysis) -> int:
+        calls.append(a.key)
+        return measure(a)
+
+    shown = enc.analysis_of(MODEL.resolve({"positions": 64}))
+    _ = shown.cosine  # an L × L matrix derived while shown
+    for n in (65, 66, 67, 68):
+        enc.analysis_of(MODEL.resolve({"positions": n}))
+    again = enc.analysis_of(MODEL.resolve({"positions": 65}))  # shown again, grows
+    _ = again.gram
+    try:
+        enc.analysis_size = counted  # type: ignore[assignment]
+        enc.analysis_of(MODEL.resolve({"positions": 69}))
+    finally:
+        enc.analysis_size = measure  # type: ignore[assignment]
+    assert len(calls) == 2  # the one shown last (grown) and the new one, not all six
+    assert enc._sizes == {k: measure(a) for k, a in enc._analyses.items()}
+    assert enc._sizes[shown.key] > 64 * 64 * 8  # its cosine matrix counted
+    enc.forget_analyses()
+
+
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_the_analysed_table_is_the_tables_builder_s(scheme: str) -> None:
     """Tables of L positions are sliced from the longest one (all schemes but normalized):
