@@ -54,7 +54,7 @@ from posenc_gui.state.rope import (
     vectors,
 )
 from posenc_gui.widgets import styled
-from posenc_gui.widgets.fmt import num, sig, signed
+from posenc_gui.widgets.fmt import integer, num, sig, signed
 from posenc_gui.widgets.style import LineStyle, StyleBook
 from posenc_gui.widgets.styled import ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context, Series
@@ -491,22 +491,28 @@ class RopePanel(Panel):
         q_len, k_len = _f(vec["q_pair_norm"]), _f(vec["k_pair_norm"])
         turn_m, turn_n = _f(rot["angle_m"]) % TAU, _f(rot["angle_n"]) % TAU
         between = _f(sc["angle_between_rotated"])
+        # values of a steady width (see _fixed): drawn over the laid-out text from step to step
+        am, an = _fixed(_f(rot["angle_m"]), 7, False), _fixed(_f(rot["angle_n"]), 7, False)
+        ad = _fixed(_f(rot["angle_difference"]), 7)
         self.circle_formula.set_html(
             f"pair i = {live(i)} = (x[{live(a)}], x[{live(b)}]), θ<sub>i</sub> = "
             f"{live(sig(_f(freq['theta']), 6))} rad per "
             f"position, λ<sub>i</sub> = {live(sig(_f(freq['wavelength']), 6))} positions<br>"
-            + span(st, "query", f"m·θ<sub>i</sub> = {live(sig(_f(rot['angle_m']), 7))} rad "
-                   f"≡ {live(_deg(turn_m))}")
+            + span(st, "query", f"m·θ<sub>i</sub> = {live(am)} rad "
+                   f"≡ {live(_deg(turn_m, sign=False))}")
             + ", &nbsp; "
-            + span(st, "key", f"n·θ<sub>i</sub> = {live(sig(_f(rot['angle_n']), 7))} rad "
-                   f"≡ {live(_deg(turn_n))}")
-            + f"<br>(m − n)·θ<sub>i</sub> = {live(sig(_f(rot['angle_difference']), 7))} rad ≡ "
+            + span(st, "key", f"n·θ<sub>i</sub> = {live(an)} rad "
+                   f"≡ {live(_deg(turn_n, sign=False))}")
+            # (a no-break space ends a line after a value: an upright neighbour, so the value
+            # can be drawn over; at the end of a line it shows nothing)
+            + f"&nbsp;<br>(m − n)·θ<sub>i</sub> = {live(ad)} rad ≡ "
             f"{live(_deg(_f(rot['angle_difference_wrapped'])))}; "
             + span(st, "accent", "∠ between the rotated pairs = ∠(q, k) + (m − n)θ"
                    f"<sub>i</sub> = {live(_deg(between))}")
-            + f"<br>pair share |q<sub>i</sub>||k<sub>i</sub>| cos ∠ = {live(num(q_len, 3))} · "
-            f"{live(num(k_len, 3))} · {live(num(math.cos(between), 4))} = "
-            f"<b>{live(signed(_f(sc['pair_score'])))}</b>"
+            + "&nbsp;<br>pair share |q<sub>i</sub>||k<sub>i</sub>| cos ∠ = "
+            f"{live(_fixed(q_len, 4, False))} · {live(_fixed(k_len, 4, False))} · "
+            f"{live(_fixed(math.cos(between), 5))} = "
+            f"<b>{live(_fixed(_f(sc['pair_score']), 5))}</b>"
         )  # fmt: skip
         ctx.record("theta", _f(freq["theta"]), "θ_i", "rad/position")
         ctx.record("pair_score", _f(sc["pair_score"]), "pair i's share of the score")
@@ -520,19 +526,18 @@ class RopePanel(Panel):
             "<b>Score depends only on m − n</b>"
             + styled.table_html(
                 [
-                    ("relative distance m − n", live(pos["relative_distance"])),
-                    (f"score ⟨R<sub>{live(m)}</sub>q, R<sub>{live(n)}</sub>k⟩",
-                     live(signed(_f(sc["score"]), d))),
+                    ("relative distance m − n", live(_int(pos["relative_distance"]))),
+                    (f"score ⟨R<sub>m</sub>q, R<sub>n</sub>k⟩ at ({live(m)}, {live(n)})",
+                     live(_fixed(_f(sc["score"]), d + 1))),
                     (
-                        f"same distance at origin ⟨R<sub>{live(om)}</sub>q, "
-                        f"R<sub>{live(on)}</sub>k⟩",
-                        live(signed(_f(sc["score_at_origin"]), d)),
+                        f"same distance at ({live(om)}, {live(on)})",
+                        live(_fixed(_f(sc["score_at_origin"]), d + 1)),
                     ),
                     ("difference (rounding only)", live(_diff(_f(sc["score_difference"])))),
-                    (f"pair {live(v.as_int('pair'))}'s share of the score",
-                     live(signed(_f(sc["pair_score"]), 4))),
+                    (f"share of pair {live(v.as_int('pair'))}",
+                     live(_fixed(_f(sc["pair_score"]), 5))),
                     (f"sum of all {live(v.as_int('dim') // 2)} pair shares",
-                     live(signed(_f(sc["pair_scores_sum"]), d))),
+                     live(_fixed(_f(sc["pair_scores_sum"]), d + 1))),
                 ]
             )
             + "<span>Move m and n together (lock) and the score does not change.</span>"
@@ -547,13 +552,15 @@ class RopePanel(Panel):
             styled.table_html(
                 [
                     (
-                        f"θ<sub>{live(ctx.values.as_int('pair'))}</sub> = base<sup>−2i/d</sup>",
+                        "θ<sub>i</sub> = base<sup>−2i/d</sup>, "
+                        f"i = {live(ctx.values.as_int('pair'))}",
                         f"{live(sig(_f(rot['theta']), 6))} rad",
                     ),
                     ("wavelength λ = 2π/θ", f"{live(sig(_f(rot['wavelength']), 6))} positions"),
                     (
                         "|q|, |k|",
-                        f"{live(num(_f(vec['q_norm']), 3))}, {live(num(_f(vec['k_norm']), 3))}",
+                        f"{live(_fixed(_f(vec['q_norm']), 4, False))}, "
+                        f"{live(_fixed(_f(vec['k_norm']), 4, False))}",
                     ),
                 ]
             )
@@ -750,10 +757,10 @@ class RopePanel(Panel):
         self.curve_formula.set_html(
             f"score(r) = ⟨q, R<sub>−r</sub>k⟩ = Σ<sub>i</sub> Re(h<sub>i</sub> e<sup>i r θ"
             f"<sub>i</sub></sup>), &nbsp; h<sub>i</sub> = q<sub>i</sub>·conj(k<sub>i</sub>)<br>"
-            f"at r = {live(dist)}: "
-            + span(st, "query", f"score = <b>{live(signed(_f(sc['score']), 6))}</b>")
-            + ", " + span(st, "key", f"q = k: {live(signed(_f(sc['score_qk']), 4))}")
-            + f" (at r = 0 it is |k|² = {live(num(_f(vec['k_norm']) ** 2, 4))})"
+            f"at r = {live(_int(dist))}: "
+            + span(st, "query", f"score = <b>{live(_fixed(_f(sc['score']), 7))}</b>")
+            + ", " + span(st, "key", f"q = k: {live(_fixed(_f(sc['score_qk']), 5))}")
+            + f" (at r = 0 it is |k|² = {live(_fixed(_f(vec['k_norm']) ** 2, 6, False))})"
             + ("" if in_range else f" — r is outside ±{rng}: raise the distance range")
             + "<br>"
             + (
@@ -764,8 +771,9 @@ class RopePanel(Panel):
             )
             + "; " + span(st, "ink", "bound eq. (37)")
             + f": max|h<sub>i+1</sub> − h<sub>i</sub>| · Σ<sub>j</sub>|S<sub>j"
-            f"</sub>(r)| = {live(num(_f(vec['bound_coefficient']), 3))} · "
-            f"{live(v.as_int('dim') // 2)}·{live(num(_f(bd['relative_decay_bound']), 3))} = "
+            f"</sub>(r)| = {live(_fixed(_f(vec['bound_coefficient']), 4, False))} · "
+            f"{live(v.as_int('dim') // 2)}·{live(_fixed(_f(bd['relative_decay_bound']), 4, False))}"
+            " = "
             f"{live(sig(_f(bd['decay_bound']), 5))} ≥ |score|"
         )  # fmt: skip
         ctx.record("decay_bound", _f(bd["decay_bound"]), "eq. (37) bound at r = m − n")
@@ -929,17 +937,17 @@ class RopePanel(Panel):
         d = SCORE_DIGITS
         rows = (
             row(
-                "interleaved (x[2i], x[2i+1])", live(signed(_f(r["score_interleaved"]), d)),
+                "interleaved (x[2i], x[2i+1])", live(_fixed(_f(r["score_interleaved"]), d + 1)),
                 "reference", current == LAYOUTS[0],
             )
             + row(
-                "half (x[i], x[i+d/2])", live(signed(_f(r["score_half"]), d)),
-                f"differs by {live(signed(-_f(r['layout_difference']), 4))}",
+                "half (x[i], x[i+d/2])", live(_fixed(_f(r["score_half"]), d + 1)),
+                f"differs by {live(_fixed(-_f(r['layout_difference']), 5))}",
                 current == LAYOUTS[1],
             )
             + row(
                 f"half after permuting q, k by [{live(perm)}]",
-                live(signed(_f(r["score_half_permuted"]), d)),
+                live(_fixed(_f(r["score_half_permuted"]), d + 1)),
                 f"differs by {live(_diff(-_f(r['permuted_difference'])))}", False,
             )
         )  # fmt: skip
@@ -1246,9 +1254,35 @@ def _perm_text(dim: int) -> str:
     )
 
 
-def _deg(rad: float) -> str:
-    """An angle given in radians, shown in degrees with two decimals."""
-    return f"{math.degrees(rad):.2f}°".replace("-", "−")
+def _fixed(x: float, digits: int, sign: bool = True) -> str:
+    """``x`` with ``digits`` digits in all (as many decimals as its integer part leaves), with
+    an explicit sign (``+``/``−``) when ``sign``: ``+2.72935221``, ``−17.9080915``.
+
+    A read-out's value then keeps its width from step to step (digits, ``+`` and ``−`` are
+    equally wide) while its magnitude stays below ``10^digits`` (the digit groups of
+    :mod:`~posenc_gui.widgets.fmt` add a narrow space from five integer digits on), and the
+    read-out draws the new value over the old one (:class:`styled.ReadoutLabel`). Below 1 the
+    ``0`` before the point counts as a digit. Formatted by :func:`fmt.num` / :func:`fmt.signed`
+    (minus sign, groups, no negative zero, scientific for tiny and huge values).
+    """
+    ax = abs(x)
+    whole = 1 if not math.isfinite(ax) or ax < 1 else math.floor(math.log10(ax)) + 1
+    decimals = max(digits - whole, 0)
+    if decimals and round(ax, decimals) >= 10.0**whole:  # 9.9999… rounds up to 10.000
+        decimals -= 1
+    return signed(x, decimals) if sign else num(x, decimals)
+
+
+def _int(n: int) -> str:
+    """A signed whole number: ``+17 642``, ``−3``, ``0`` (real minus sign, digit groups)."""
+    return ("+" if n > 0 else "") + integer(n)
+
+
+def _deg(rad: float, sign: bool = True) -> str:
+    """An angle given in radians, shown in degrees with five digits in all (``+176.32°``,
+    ``−98.301°``, ``5.1200°``: the same width at every angle below 1000°; see
+    :func:`_fixed`)."""
+    return _fixed(math.degrees(rad), 5, sign) + "°"
 
 
 def _diff(x: float) -> str:

@@ -1020,3 +1020,49 @@ def test_readouts_repaint_without_the_grid_beneath(shown: RopePanel) -> None:
         QApplication.instance().removeEventFilter(counter)  # type: ignore[union-attr]
     assert {"invariance_readout", "circle_formula", "curve_formula"} <= set(painted)
     assert "plot_grid" not in painted
+
+
+def test_fixed_width_values_keep_their_width(qtbot: QtBot) -> None:
+    """_fixed writes every value of a magnitude range with the same characters count and
+    advance (digits, + and − equally wide), and as fmt would at those decimals."""
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from posenc_gui.panels.rope import _deg, _fixed
+    from posenc_gui.widgets.fmt import num, signed
+
+    rng = np.random.default_rng(0)
+    metrics = QFontMetricsF(QFont("DejaVu Sans", 12))
+    for digits, top in ((9, 1e4), (5, 1e2), (7, 1e4)):
+        xs = rng.uniform(-top, top, 200)
+        xs = xs[np.abs(xs) >= 1e-3]
+        texts = {_fixed(float(x), digits) for x in xs}
+        assert len({len(t) for t in texts if "\u202f" not in t}) == 1
+        widths = {metrics.horizontalAdvance(t) for t in texts if "\u202f" not in t}
+        assert len(widths) == 1, texts
+    assert _fixed(2.7293522149, 9) == signed(2.7293522149, 8) == "+2.72935221"
+    assert _fixed(-17.9080915312, 9) == "−17.9080915"
+    assert _fixed(9.99999, 3) == "+10.0" and _fixed(0.5, 4, False) == num(0.5, 3)
+    assert _fixed(0.0, 5) == "0.0000"
+    assert {len(_deg(a)) for a in np.linspace(-math.pi + 1e-3, math.pi, 50)} == {8}
+    assert {len(_deg(a, sign=False)) for a in np.linspace(0.0, 2 * math.pi - 1e-3, 50)} == {7}
+
+
+def test_position_steps_draw_the_read_outs_values_over(shown: RopePanel) -> None:
+    """A step of m or n whose values keep their digit counts edits no read-out's document:
+    every changed value is drawn over the laid-out text (no subscript value, no value next to
+    a line break or a leaning glyph), and the document then catches up to the label's text."""
+    labels = (shown.invariance_label, shown.circle_formula, shown.curve_formula,
+              shown.layout_label)  # fmt: skip
+    shown.state.update({"m": 4321, "n": 1234})
+    shown.refresh_now()
+    QApplication.processEvents()
+    shown.grab()
+    for change in ({"m": 4322}, {"m": 4323}, {"n": 1235}, {"m": 4400, "n": 1300}):
+        before = {w: (w.edited, w.drawn_over, w.parsed) for w in labels}
+        shown.state.update(change)
+        shown.refresh_now()
+        for w in labels:
+            edited, over, parsed = before[w]
+            assert w.parsed == parsed, w.objectName()
+            assert w.edited - edited == w.drawn_over - over == 1, (w.objectName(), change)
+        QApplication.processEvents()
