@@ -74,3 +74,41 @@ def open_window(qtbot: Any) -> Callable[..., Any]:
         return w
 
     return open_
+
+
+# -- axis drawing specs -----------------------------------------------------------------------
+def spec_tuple(specs: Any) -> Any:
+    """Draw specs as comparable values (pens by colour and width, points, label rectangles)."""
+
+    def line(spec: Any) -> tuple[Any, ...]:
+        pen, p1, p2 = spec
+        return (pen.color().rgba(), pen.widthF(), p1.x(), p1.y(), p2.x(), p2.y())
+
+    if specs is None:
+        return None
+    axis_spec, ticks, texts = specs
+    return (
+        line(axis_spec),
+        [line(t) for t in ticks],
+        [(r.getRect(), int(f.value if hasattr(f, "value") else f), s) for r, f, s in texts],
+    )
+
+
+def compare_specs(axis: Any, theirs: Any, context: object) -> int:
+    """Assert ``axis.generateDrawSpecs`` gives what ``theirs`` gives (and leaves the same text
+    room); the number of labels compared."""
+    from PySide6.QtGui import QPainter, QPicture
+
+    got = []
+    for draw in (theirs, axis.generateDrawSpecs):
+        room = (axis.textWidth, axis.textHeight)
+        picture = QPicture()
+        painter = QPainter(picture)
+        try:
+            specs = draw(painter)
+        finally:
+            painter.end()
+        got.append((spec_tuple(specs), (axis.textWidth, axis.textHeight)))
+        axis.textWidth, axis.textHeight = room
+    assert got[0] == got[1], context
+    return 0 if got[0][0] is None else len(got[0][0][2])

@@ -11,6 +11,7 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 import torch
+from conftest import compare_specs
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QComboBox, QPushButton, QSlider, QSpinBox
@@ -790,22 +791,8 @@ def test_the_span_line_is_set_only_when_the_span_changes(panel: HeatmapPanel) ->
     assert panel.span_line.label.format == "last position L−1 = " + integer(999)
 
 
-def _spec_tuple(specs: Any) -> Any:
-    def line(spec: Any) -> tuple[Any, ...]:
-        pen, p1, p2 = spec
-        return (pen.color().rgba(), pen.widthF(), p1.x(), p1.y(), p2.x(), p2.y())
-
-    axis_spec, ticks, texts = specs
-    return (
-        line(axis_spec),
-        [line(t) for t in ticks],
-        [(r.getRect(), int(f.value if hasattr(f, "value") else f), s) for r, f, s in texts],
-    )
-
-
 def test_fast_axis_specs_are_pyqtgraphs(panel: HeatmapPanel) -> None:
     """The heatmap's position and dimension axes draw exactly what pyqtgraph would draw."""
-    from PySide6.QtGui import QPainter, QPicture
 
     from posenc_gui.panels.heatmap import linear_tick_values
 
@@ -824,20 +811,8 @@ def test_fast_axis_specs_are_pyqtgraphs(panel: HeatmapPanel) -> None:
                     axis, lo, hi, size
                 ), (axis.orientation, lo, hi, size)
             axis.range = [lo, hi]
-            got = []
             theirs = partial(pg.AxisItem.generateDrawSpecs, axis)
-            for draw in (theirs, axis.generateDrawSpecs):
-                text_room = (axis.textWidth, axis.textHeight)
-                picture = QPicture()
-                painter = QPainter(picture)
-                try:
-                    specs = draw(painter)
-                finally:
-                    painter.end()
-                got.append((_spec_tuple(specs), (axis.textWidth, axis.textHeight)))
-                axis.textWidth, axis.textHeight = text_room
-            assert got[0] == got[1], (axis.orientation, lo, hi)
-            compared += len(got[0][0][2])
+            compared += compare_specs(axis, theirs, (axis.orientation, lo, hi))
     assert compared > 100  # labels were compared, not only empty lists
 
 

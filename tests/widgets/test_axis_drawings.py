@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 import pytest
+from conftest import compare_specs
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QImage, QPainter, QPicture, QTransform
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QWidget
@@ -200,23 +201,6 @@ def test_grid_lines_lie_under_the_data_at_the_ticks_in_their_colour_over_the_bac
         assert rect.height() <= strip.height() + 30 and rect.width() <= strip.width() + 30
 
 
-def spec_tuple(specs: Any) -> Any:
-    """Draw specs as comparable values (pens by colour and width, points, label rectangles)."""
-
-    def line(spec: Any) -> tuple[Any, ...]:
-        pen, p1, p2 = spec
-        return (pen.color().rgba(), pen.widthF(), p1.x(), p1.y(), p2.x(), p2.y())
-
-    if specs is None:
-        return None
-    axis_spec, ticks, texts = specs
-    return (
-        line(axis_spec),
-        [line(t) for t in ticks],
-        [(r.getRect(), int(f.value if hasattr(f, "value") else f), s) for r, f, s in texts],
-    )
-
-
 def _pyqtgraphs_specs(axis: pg.AxisItem, p: QPainter) -> Any:
     """pyqtgraph's own specs, its labels kept within its own bounds of the axis (with a grid,
     the axis and the view; the house's axis is bounded by its strip, for its pixmap)."""
@@ -258,19 +242,9 @@ def test_house_axes_draw_the_specs_pyqtgraph_draws(qtbot: QtBot) -> None:
                     axis.setTicks([[(1.0, "one"), (5.0, "five")], [(2.0, "2")]] if manual else None)
                     for lo, hi in ranges if not log else log_ranges:
                         axis.range = [lo, hi]
-                        got = []
-                        theirs = partial(_pyqtgraphs_specs, axis)
-                        for draw in (theirs, axis.generateDrawSpecs):
-                            room = (axis.textWidth, axis.textHeight)
-                            picture = QPicture()
-                            painter = QPainter(picture)
-                            try:
-                                specs = draw(painter)
-                            finally:
-                                painter.end()
-                            got.append((spec_tuple(specs), (axis.textWidth, axis.textHeight)))
-                            axis.textWidth, axis.textHeight = room
-                        assert got[0] == got[1], (side, grid, log, manual, lo, hi)
-                        if got[0][0] is not None:
-                            compared += len(got[0][0][2])
+                        compared += compare_specs(
+                            axis,
+                            partial(_pyqtgraphs_specs, axis),
+                            (side, grid, log, manual, lo, hi),
+                        )
     assert compared > 500  # labels were compared, not only empty lists
