@@ -386,7 +386,7 @@ class SinePanel(Panel):
     def _refresh_wave_formula(self, ctx: Context) -> None:
         v, w, st = ctx.values, ctx["wave"], ctx.style
         amp, f = num(v.as_float("amplitude"), 2), num(v.as_float("frequency"), 2)
-        phase = _plus(v.as_float("phase"))
+        phase = live(_plus(v.as_float("phase")))
         self.wave_formula.set_html(
             f"<b>y</b> = {live(amp)}·sin(2π·{live(f)}·t {phase}) &nbsp; and &nbsp; "
             f"{live(amp)}·cos(2π·{live(f)}·t {phase})<br>"
