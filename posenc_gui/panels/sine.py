@@ -32,9 +32,12 @@ from posenc_gui.widgets.styled import ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context
 
 LADDER_SAMPLES = 900  # at most, about the pixel width of a wide plot
-#: Curve samples: one per two pixel columns (the line is 2 px wide), and at least this many per
-#: period of the fastest row (ω₀ = 1 rad per position: a period of 2π positions).
+#: Curve samples: one per four pixel columns, and at least this many per period of the fastest
+#: row (ω₀ = 1 rad per position: a period of 2π positions; a chord of 1/24 period strays 0.9 %
+#: of a row's amplitude, a fraction of a pixel). Each antialiased segment is most of the
+#: ladder's paint: one per two columns drew twice as many for no visible difference.
 SAMPLES_PER_PERIOD = 24
+PIXELS_PER_SAMPLE = 4
 ROW_GAP = 2.6  # vertical distance between ladder rows (values span [-1, 1])
 #: Up to this many positions, the integer positions are marked on the ladder's curves.
 MARK_INTEGERS = 200
@@ -515,7 +518,7 @@ class SinePanel(Panel):
             title = f"Frequency ladder: min–max of PE[p, j] per {group} positions"
         else:
             fastest = math.ceil(SAMPLES_PER_PERIOD * (hi - lo) / TAU)
-            n = min(LADDER_SAMPLES, max(200, pixels // 2, fastest))
+            n = min(LADDER_SAMPLES, max(200, pixels // PIXELS_PER_SAMPLE, fastest))
             xs_t = torch.linspace(lo, hi, n, dtype=torch.float64)
             table_np = _columns(_pair_angles(xs_t, shown, dim, base), shown)
             marks = count <= MARK_INTEGERS
