@@ -726,6 +726,9 @@ class ReadoutLabel(FormulaLabel):
         self._values: list[str] = []
         #: Per value: its position and length in the document (UTF-16 units) and its format.
         self._slots: list[tuple[int, int, QTextCharFormat]] | None = None
+        #: Per value, the number of its block (found when first needed after a parse), and the
+        #: document it was found in.
+        self._slot_blocks: tuple[QTextDocument, list[int]] | None = None
         #: Texts set anew and texts whose values were replaced in place (for tests).
         self.parsed = 0
         self.edited = 0
@@ -908,6 +911,7 @@ class ReadoutLabel(FormulaLabel):
             self._skeleton, self._values, self._shown = skeleton, values, list(values)
             self._shown_for = self._document
             self._slots = self._find_slots(values)
+            self._slot_blocks = None
             self.parsed += 1
             self._forget_sizes()
         self.setAccessibleDescription(_TAG.sub("", clean).replace("&nbsp;", " "))
@@ -931,7 +935,12 @@ class ReadoutLabel(FormulaLabel):
         if len(after) != len(self._blocks):
             return self.rect()
         assert self._slots is not None
-        edited = {self._doc.findBlock(self._slots[i][0]).blockNumber() for i in changed}
+        doc = self._document
+        if self._slot_blocks is None or self._slot_blocks[0] is not doc:
+            # the block of each value (edits of values keep it), for this document
+            blocks = [doc.findBlock(pos).blockNumber() for pos, _, _ in self._slots]
+            self._slot_blocks = (doc, blocks)
+        edited = {self._slot_blocks[1][i] for i in changed}
         region = QRectF()
         for n, (old, new) in enumerate(zip(self._blocks, after, strict=True)):
             if n in edited or old != new:
