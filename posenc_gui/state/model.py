@@ -214,6 +214,7 @@ class ParamState:
         #: The limits of the current values, computed once per change (every bound control
         #: asks for them after every change).
         self._limits: Limits | None = None
+        self._last_limits: Limits | None = None
 
     def __getitem__(self, name: str) -> Value:
         return self._values[name]
@@ -249,9 +250,21 @@ class ParamState:
 
     def limits(self) -> Limits:
         """The dynamic limits for the current values (widgets narrow their ranges to these)."""
+        return dict(self._current_limits())  # a copy: callers may change theirs
+
+    def limits_token(self) -> object:
+        """An object that stays the same (``is``) for as long as :meth:`limits` gives equal
+        limits: a control checks it after each change and narrows its range only when the
+        limits really moved."""
+        return self._current_limits()
+
+    def _current_limits(self) -> Limits:
         if self._limits is None:
-            self._limits = self.model.limits(self._values)
-        return dict(self._limits)  # a copy: callers may change theirs
+            new = self.model.limits(self._values)
+            # equal limits keep the object of the last ones (their token)
+            self._limits = self._last_limits if new == self._last_limits else new
+            self._last_limits = self._limits
+        return self._limits
 
     def set(self, name: str, value: Value) -> None:
         """Set one value; :class:`ParamError` (and no change at all) when it is not accepted."""

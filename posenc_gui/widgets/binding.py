@@ -53,8 +53,12 @@ def bind_value(
             # a coupling rule or a clamp kept another value (no change, no signal): show it
             to_widget(state.get(name))
 
+    seen: list[object] = [None]  # the state's limits token last applied
+
     def limits() -> None:
-        if on_limits is not None:
+        token = state.limits_token()
+        if on_limits is not None and token is not seen[0]:  # the limits moved
+            seen[0] = token
             blocker = QSignalBlocker(widget)
             try:
                 on_limits()

@@ -365,3 +365,36 @@ def test_a_new_dynamic_limit_moves_nothing(qtbot: QtBot) -> None:
     spin.setFont(big)  # a larger style scale: the field is measured again
     assert spin.sizeHint().height() > hint.height()
     assert spin.sizeHint().width() > hint.width()
+
+
+def test_a_control_narrows_its_range_only_when_the_limits_move(qtbot: QtBot) -> None:
+    """Every change asks the controls to follow the dynamic limits; they do the work only
+    when the limits really changed (the position's range follows the length, not the
+    amplitude), and then show the new range."""
+    from posenc_gui.state.sine import SineModel
+    from posenc_gui.widgets.binding import bind_value
+
+    state = ParamState(SineModel)
+    spin = QSpinBox()
+    qtbot.addWidget(spin)
+    calls: list[tuple[float | None, float | None]] = []
+
+    def follow() -> None:
+        calls.append(state.limits()["position"])
+        spin.setMaximum(int(state.limits()["position"][1] or 0))
+
+    bind_value(
+        state, "position", spin, read=spin.value, write=lambda v: spin.setValue(int(v)),
+        signal=spin.valueChanged, on_limits=follow,
+    )  # fmt: skip
+    assert len(calls) == 1  # at binding
+    for amp in (0.5, 1.5, 2.0):
+        state.set("amplitude", amp)
+    assert len(calls) == 1  # the limits did not move
+    token = state.limits_token()
+    state.set("amplitude", 0.7)
+    assert state.limits_token() is token
+    state.set("length", 80)
+    assert len(calls) == 2 and spin.maximum() == 79
+    state.set("length", 30)
+    assert len(calls) == 3 and spin.maximum() == 29
