@@ -43,7 +43,16 @@ import numpy as np
 import pyqtgraph as pg
 import torch
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QPainter, QPen, QTextDocument
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QBrush,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+    QRegion,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsTextItem,
@@ -444,6 +453,8 @@ class KeptLabel(ReadoutLabel):
         self._kept = {}
         #: Texts shown by taking a kept document back (for tests).
         self.reused = 0
+        #: Paints of a document with values drawn over it, around them (for tests).
+        self.painted_around = 0
         book.add(self._drop_kept)
 
     def _drop_kept(self, st: Style) -> None:
@@ -453,6 +464,7 @@ class KeptLabel(ReadoutLabel):
 
     def set_html(self, html: str) -> None:
         skeleton = _VALUE.split(html)[0::2]
+        swapped = False
         if self._slots is not None and skeleton != self._skeleton:
             # Put aside as it is: values drawn over it but not yet in it (``_ahead``) are not
             # written in first (an edit and a layout of a document about to be hidden); its
@@ -470,10 +482,14 @@ class KeptLabel(ReadoutLabel):
                 doc.setUndoRedoEnabled(False)
                 doc.setDefaultFont(self._doc.defaultFont())
                 self._doc, self._slots, self._heights = doc, None, {}
-            else:  # the values are edited in place below
+            else:  # the values are drawn over it, or edited in place, below
                 self._doc, self._values, self._slots, self._heights = hit
                 self._skeleton = skeleton
+                # what it shows is what it holds: new values as wide as those are drawn
+                # over it (the whole label repainted: see :meth:`paintEvent`)
+                self._shown, self._shown_for = list(self._values), self._document
                 self.reused += 1
+                swapped = True
             # the blocks laid out at the last paint were another document's: an in-place
             # edit of this one must repaint the whole label, not only the blocks it changed
             self._blocks = []
@@ -481,6 +497,54 @@ class KeptLabel(ReadoutLabel):
                 oldest = next(iter(self._kept))
                 self._kept.pop(oldest)[0].deleteLater()
         super().set_html(html)
+        if swapped:
+            self.update()  # another document: the whole label
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """With values drawn over a document (``_ahead``), a repaint larger than their
+        places (a document taken back, shown whole) draws the document outside those places
+        and the values inside them, instead of first putting the values into it."""
+        if self._ahead and self._paint_around_values(event):
+            return
+        super().paintEvent(event)
+
+    def _paint_around_values(self, event: QPaintEvent) -> bool:
+        known = self._places()
+        places = [self._place(i, known) for i in sorted(self._over)]
+        if not places or any(place is None for place in places):
+            return False
+        covered = QRegion()
+        for place in places:
+            covered += place.box  # type: ignore[union-attr]
+        region = event.region()
+        rest = region - covered
+        if rest.isEmpty():
+            return False  # the places alone: the house paint draws them
+        doc = self._document  # (``_doc`` would put the values in first)
+        painter = QPainter(self)
+        painter.setClipRegion(rest)
+        ctx = QAbstractTextDocumentLayout.PaintContext()
+        ctx.clip = QRectF(rest.boundingRect())
+        ctx.palette = self.palette()
+        ctx.palette.setColor(
+            QPalette.ColorRole.Text, self.palette().color(QPalette.ColorRole.WindowText)
+        )
+        doc.documentLayout().draw(painter, ctx)
+        painter.setClipRegion(region & covered)
+        for i, place in zip(sorted(self._over), places, strict=True):
+            assert place is not None
+            painter.setFont(place.font)
+            painter.setPen(place.colour)
+            painter.drawText(place.origin, self._shown[i])
+        painter.end()
+        self.painted_around += 1
+        if event.rect() == self.rect():
+            layout, block, blocks = doc.documentLayout(), doc.begin(), []
+            while block.isValid():
+                blocks.append(layout.blockBoundingRect(block))
+                block = block.next()
+            self._blocks = blocks
+        return True
 
 
 class HeatmapPanel(Panel):
@@ -544,7 +608,7 @@ class HeatmapPanel(Panel):
         self.explainer_button.clicked.connect(lambda: self.apply_preset("explainer"))
         self.notebook_button.clicked.connect(lambda: self.apply_preset("notebook"))
         self.reset_view_button.clicked.connect(self.reset_view)
-        self.readout_label = ReadoutLabel("heatmap_readouts", self, b)
+        self.readout_label = KeptLabel("heatmap_readouts", self, b)
 
         # ---- heatmap -----------------------------------------------------------------------
         self.heat_plot = styled.plot(
@@ -1323,13 +1387,13 @@ class HeatmapPanel(Panel):
             styled.table_html(
                 [
                     ("Position p", live(integer(p))),
-                    ("Dimension j", f"{live(j)} = {live(fn)} of pair i = {live(pair)}"),
-                    ("Partner column", f"{live(partner)} ({live(other)})"),
+                    ("Dimension j", f"{live(j)} = {fn} of pair i = {live(pair)}"),
+                    ("Partner column", f"{live(partner)} ({other})"),
                     ("ω<sub>i</sub> = base<sup>−2i/d</sup>", live(sig(float(col["omega"]), 5))),
                     ("Frequency ω<sub>i</sub>/2π",
                      f"{live(sig(float(col['frequency'])))} turns/pos"),
                     ("Wavelength λ<sub>i</sub>",
-                     f"{live(sig(float(col['selected_wavelength'])))} pos"),
+                     f"{live(sig(float(col['selected_wavelength']), 5))} pos"),
                     ("Angle p·ω<sub>i</sub>", f"{live(num(float(c['angle']), 4))} rad"),
                     (f"PE[p, {live(j)}]", live(signed(float(c["value"])))),
                     (f"PE[p, {live(partner)}]", live(signed(float(c["partner_value"])))),

@@ -957,9 +957,11 @@ def test_kept_label_puts_a_document_aside_without_writing_values_drawn_over_it(
     assert not replaced and label._document is not red
     assert red.toPlainText() == "PE = 12 end"
     assert label._doc.toPlainText() == "PE = 56 end"
-    label.set_html(text("red", "78"))  # taken back: its values replaced (12 -> 78)
-    assert label.reused == 1 and label._document is red and len(replaced) == 1
-    assert label._doc.toPlainText() == "PE = 78 end"
+    label.set_html(text("red", "78"))  # taken back: 78 as wide as 12, drawn over it
+    assert label.reused == 1 and label._document is red and label.drawn_over == 2
+    assert not replaced
+    assert label._doc.toPlainText() == "PE = 78 end"  # read: the value goes in (12 -> 78)
+    assert len(replaced) == 1
     label.render(image)  # painted whole: laid out at its width
     for value in ("90", "12"):
         label.set_html(text("blue", value))
@@ -1005,3 +1007,62 @@ def test_the_panel_samples_its_curve_for_the_plot_height(panel: HeatmapPanel) ->
     vb = panel.curve_vb
     want = curve_samples(99.0, omega, round(vb.width()), float(vb.height()))
     assert len(panel.sel_curve.xData) == want
+
+
+def test_kept_label_draws_values_over_a_document_taken_back(qtbot: QtBot) -> None:
+    """A document taken back whose new values are as wide as those it holds is not edited:
+    the label is painted whole from it, with the new values drawn in their places, and looks
+    exactly like a label that was given the text afresh."""
+    from posenc_gui.panels.heatmap import KeptLabel
+    from posenc_gui.widgets.style import Style, StyleBook
+    from posenc_gui.widgets.styled import ReadoutLabel, live
+
+    book = StyleBook(Style())
+    label = KeptLabel("k", None, book)
+    fresh = ReadoutLabel("f", None, book)
+    images = []
+    for widget in (label, fresh):
+        qtbot.addWidget(widget)
+        widget.resize(300, 60)
+        images.append(QImage(widget.size(), QImage.Format.Format_ARGB32_Premultiplied))
+
+    def text(colour: str, value: str) -> str:
+        return f"<span style='color:{colour}'>PE</span> = {live(value)} end"
+
+    for colour, value in (("red", "12"), ("blue", "34")):
+        label.set_html(text(colour, value))
+        label.render(images[0])  # painted whole: laid out at its width
+    replaced = _count_calls(label, "_replace")
+    label.set_html(text("red", "78"))  # taken back; 78 as wide as the 12 it holds
+    assert label.reused == 1 and label.drawn_over == 1 and label._ahead and not replaced
+    images[0].fill(0)
+    label.render(images[0])
+    assert label.painted_around == 1 and label._ahead and not replaced  # still holds 12
+    fresh.set_html(text("red", "78"))
+    images[1].fill(0)
+    fresh.render(images[1])
+    assert images[0] == images[1]
+    assert label._doc.toPlainText() == "PE = 78 end" and len(replaced) == 1
+
+
+def test_readouts_draw_dimension_steps_over_their_text(panel: HeatmapPanel) -> None:
+    """The read-out table's values keep their width over neighbouring ``dimension`` steps (λ
+    with five significant digits, sin/cos outside the values): a step to a column of the other
+    function takes back that function's document and draws the new values over it."""
+    panel.state.update({"position": 37, "dimension": 20, "dim": 128, "layout": "interleaved"})
+    panel.refresh_now()
+    label = panel.readout_label
+    label.render(QImage(label.size(), QImage.Format.Format_ARGB32_Premultiplied))
+    for j in (21, 22, 23, 24):  # sin, cos, sin, cos: the kept documents are taken back
+        panel.state.set("dimension", j)
+        panel.refresh_now()
+        label.render(QImage(label.size(), QImage.Format.Format_ARGB32_Premultiplied))
+    before = (label.drawn_over, label.parsed)
+    for j in (25, 26, 27, 28):
+        panel.state.set("dimension", j)
+        panel.refresh_now()
+    assert label.drawn_over - before[0] == 4 and label.parsed == before[1]
+    w = _omega(14, 128)
+    text = label.text()
+    assert "28 = sin of pair i = 14" in text and "29 (cos)" in text
+    assert f"{w:.5f}" in text  # ω with five significant digits
