@@ -29,9 +29,8 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, QSize, QSizeF, Qt
+from PySide6.QtCore import QPointF, QSize, QSizeF, Qt
 from PySide6.QtGui import (
-    QColor,
     QFontMetricsF,
     QPainter,
     QPaintEvent,
@@ -49,7 +48,7 @@ from PySide6.QtWidgets import (
 
 from posenc_gui.core.rope import nice_ceil
 from posenc_gui.panels.base import Cell, Panel
-from posenc_gui.state.alibi import MAX_POSITIONS, SPAN_FRACTIONS, AlibiModel
+from posenc_gui.state.alibi import MAX_HEADS, MAX_POSITIONS, SPAN_FRACTIONS, AlibiModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
@@ -97,6 +96,10 @@ class AlibiPanel(Panel):
         heads_box = self.controls("ALiBi heads", "heads", "head")
         self.rule_label = KeptFormulaLabel("slope_rule_readout", self, b)
         self.slopes_label = SlopesTable("slopes_readout", self, b)
+        # the room of the largest tables from the start: a heads step never lays the side
+        # column out (the cells of n heads are among those of MAX_HEADS − 1 and MAX_HEADS)
+        for n in (MAX_HEADS - 1, MAX_HEADS):
+            self.slopes_label.reserve(*_slopes_table(n))
         seq_box = self.controls("One query's attention", "positions", "query", "logits", "seed")
         rope_box = self.controls("RoPE for comparison", "dim", "base", "correlation", "samples")
 
@@ -218,9 +221,7 @@ class AlibiPanel(Panel):
                                    sl["lower_power"], sl["doubled_power"],
                                    tuple(sl["extra_heads_of_doubled"]))  # fmt: skip
         self.rule_label.set_html(rule)
-        self.slopes_label.set_slopes(
-            f"Slopes of the {integer(n)} heads", cells, math.ceil(n / SLOPE_COLUMNS)
-        )
+        self.slopes_label.set_slopes(*_table_of(n, cells))
         ctx.record("slopes", np.asarray(slopes), "slope m_h of head h = 1 … n")
         ctx.record("slope_exponents", np.asarray(exps), "log₂ m_h")
 
@@ -261,7 +262,7 @@ class AlibiPanel(Panel):
             styled.set_range(self.heat_plot, (0.0, float(n)), (0.0, float(n)))
             self.mask_text.setPos(0.72 * n, 0.25 * n)
             self.mask_cover.setPolygon(_mask_polygon(n))
-        _retitle(
+        styled.retitle(
             self.book, self.heat_plot,
             f"Bias of head {h}: −m·(i − j), m = {sig(m, 4)} ({n} × {n})",
         )  # fmt: skip
@@ -303,7 +304,9 @@ class AlibiPanel(Panel):
         self.head_line.setData(np.array([0.0, end]), np.array([0.0, -m * end]))
         self.head_text.setText(f"head {h}: m = {sig(m, 4)}")
         self.head_text.setPos(end, -m * end)
-        _retitle(self.book, self.bias_plot, f"Bias against distance, {heads} heads (head {h} bold)")
+        styled.retitle(
+            self.book, self.bias_plot, f"Bias against distance, {heads} heads (head {h} bold)"
+        )
         ctx.record("head_bias", -m * np.arange(n, dtype=float), f"bias of head {h}: −m·r")
 
     # -- one query's attention -------------------------------------------------------------------
@@ -334,7 +337,7 @@ class AlibiPanel(Panel):
             styled.set_range(self.att_plot, xs, ys)
         styled.move_line(self.query_line, float(i))
         kind = "zero logits" if v.as_str("logits") == "zero" else "random logits"
-        _retitle(
+        styled.retitle(
             self.book, self.att_plot,
             f"Attention of query i = {i} over keys j ≤ i ({kind})",
         )  # fmt: skip
@@ -518,8 +521,8 @@ def _slope_texts(
             f"the one before (ratio 2<sup>{_per_head(p)}</sup>)."
         )
     else:
-        picked = ", ".join(integer(h) for h in extra)
-        got = ", ".join(_pow(e) for e in exps[p:])
+        picked = _elided([integer(h) for h in extra])
+        got = _elided([_pow(e) for e in exps[p:]])
         rule = (
             f"<b>n = {integer(n)} is not a power of two.</b> The nearest lower power of two "
             f"is p = {integer(p)}: heads 1 … {integer(p)} take m<sub>h</sub> = {base} "
@@ -532,6 +535,36 @@ def _slope_texts(
         (integer(k + 1), _exponent(exps[k]), f"={NBSP}{sig(slopes[k], 4)}") for k in range(n)
     )
     return rule, cells
+
+
+#: Lists in the rule longer than this are written "first, second, …, last": the text keeps about
+#: the same length for every head count (each slope is in the table under it), so it is parsed
+#: and laid out quickly and keeps its height (no layout of the side column).
+RULE_LIST = 4
+
+
+def _elided(items: Sequence[str]) -> str:
+    """``items`` joined by commas; more than :data:`RULE_LIST` as ``a, b, …, z``."""
+    if len(items) > RULE_LIST:
+        items = [*items[:2], "…", items[-1]]
+    return ", ".join(items)
+
+
+def _table_of(
+    n: int, cells: tuple[tuple[str, str, str], ...]
+) -> tuple[str, tuple[tuple[str, str, str], ...], int]:
+    """The title, cells and rows per column group of the slopes table of ``n`` heads."""
+    return f"Slopes of the {integer(n)} heads", cells, math.ceil(n / SLOPE_COLUMNS)
+
+
+def _slopes_table(n: int) -> tuple[str, tuple[tuple[str, str, str], ...], int]:
+    """The slopes table of ``n`` heads as the panel shows it (from the model's read-out)."""
+    group = next(g for g in AlibiModel.groups if g.name == "slopes")
+    sl = group(AlibiModel.resolve({"heads": n}))
+    _, cells = _slope_texts(n, tuple(sl["slopes"]), tuple(sl["slope_exponents"]),
+                            sl["power_of_two"], sl["lower_power"], sl["doubled_power"],
+                            tuple(sl["extra_heads_of_doubled"]))  # fmt: skip
+    return _table_of(n, cells)
 
 
 class _Sizes:
@@ -644,17 +677,17 @@ class SlopesTable(QWidget):
     paint ~1 ms; here the layout of a head count is kept (a heads slider comes back to the
     same counts) and the paint is ~0.2 ms.
 
-    The size only grows, its height in steps of :attr:`ROW_STEP` rows: a step that adds a row
-    or two (or a wider cell) does not re-lay the side column out (3–6 ms), only a step past
-    the room reserved does. :meth:`text` is the equivalent HTML (tests, accessible
-    description).
+    The size only grows, and the room of the largest tables is taken from the start
+    (:meth:`reserve`); past it, the height grows in steps of :attr:`ROW_STEP` rows. A heads step
+    then never re-lays the side column out (3–6 ms). :meth:`text` is the equivalent HTML
+    (tests, accessible description).
     """
 
     #: Room between a cell and the one before it (pixels at the label's font size), and before
     #: each further column group.
     GAP = 4.0
     GROUP_GAP = 14.0
-    #: The height is reserved for a multiple of this many rows.
+    #: Past the rows reserved up front, the height is reserved for a multiple of this many rows.
     ROW_STEP = 8
     #: Room around the text (as a document's margin).
     MARGIN = 2.0
@@ -665,12 +698,18 @@ class SlopesTable(QWidget):
     SMALL, SUP = 2.0 / 3.0, 0.5
 
     def __init__(
-        self, name: str, parent: QWidget | None, book: StyleBook, kind: str = "text"
+        self,
+        name: str,
+        parent: QWidget | None,
+        book: StyleBook,
+        kind: str = "text",
     ) -> None:
         super().__init__(parent)
         self.setObjectName(name)
         self.setAccessibleName(name.replace("_", " "))
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        #: Tables whose room is taken from the start (see :meth:`reserve`).
+        self._reserved: list[tuple[Any, ...]] = []
         self._html = ""
         self._shown: tuple[object, ...] | None = None
         self._size = QSize(0, 0)  # the size reserved: grows only
@@ -691,6 +730,11 @@ class SlopesTable(QWidget):
             self._advances.clear()
             self._laid.clear()
             self._size = QSize(0, 0)  # measured afresh in the new fonts
+            for shown in self._reserved:
+                self._size = self._size.expandedTo(self._need(shown))
+            if self._reserved:
+                self.setMinimumHeight(self._size.height())
+                self.updateGeometry()
             if self._shown is not None:
                 self._place(self._shown)
 
@@ -699,6 +743,24 @@ class SlopesTable(QWidget):
     def text(self) -> str:
         """The content as the HTML of its rich-text equivalent."""
         return self._html
+
+    def reserve(self, title: str, cells: Sequence[tuple[str, str, str]], rows: int) -> None:
+        """Take the room of this table (as :meth:`set_slopes` would show it) from now on: the
+        largest tables reserved, no later step grows the widget (no layout of the side
+        column)."""
+        shown = (title, tuple(cells), rows)
+        self._reserved.append(shown)
+        self._size = self._size.expandedTo(self._need(shown))
+        self.setMinimumHeight(self._size.height())
+        self.updateGeometry()
+
+    def _need(self, shown: tuple[Any, ...]) -> QSize:
+        """The whole pixels the table ``shown`` needs (laid out once, kept)."""
+        hit = self._laid.get(shown)
+        if hit is None:
+            hit = self._laid[shown] = self._lay_out(*shown)
+        need = hit[1]
+        return QSize(math.ceil(need.width()), math.ceil(need.height()))
 
     def set_slopes(self, title: str, cells: Sequence[tuple[str, str, str]], rows: int) -> None:
         """Show the bold ``title`` over ``cells`` (head, exponent of 2, value), ``rows`` per
@@ -858,49 +920,6 @@ def _line(
     w.addItem(item)
     book.add(lambda st: item.setPen(st.pen(role, width, line)))
     return item
-
-
-def _retitle(book: StyleBook, plot: pg.PlotWidget, title: str) -> None:
-    """:func:`styled.set_title` without a layout pass of the plot when only the text changes.
-
-    pyqtgraph's ``PlotItem.setTitle`` fixes the title row's height again and its label asks
-    for its size anew: each invalidates the plot's layout (two requests a new title, a layout
-    pass of the whole plot before the paint), though a title of the same height keeps its
-    place (its width is the plot's: the text is scaled to fit it and centred, as
-    :class:`~posenc_gui.widgets.styled.FitTitle` does on a resize). Here the new text is set
-    in the label's text item, fitted and centred in place; a title of another height, or one
-    not laid out yet, takes the house path."""
-    if getattr(plot, "posenc_title", None) == title:
-        return
-    label = plot.getPlotItem().titleLabel
-    hint = getattr(label, "_sizeHint", {})
-    room = label.size()
-    if not isinstance(label, styled.FitTitle) or not label.isVisible() or room.width() <= 0:
-        styled.set_title(book, plot, title)
-        return
-    st = book.style
-    label.text = title
-    label.opts["size"], label.opts["color"] = st.css_pt("title"), st.color("ink")
-    css = [f"color: {pg.mkColor(label.opts['color']).name(QColor.NameFormat.HexArgb)}"]
-    css += [f"{k}: {label.opts[o]}" for o, k in (("family", "font-family"), ("size", "font-size"))
-            if o in label.opts]  # fmt: skip
-    item = label.item
-    item.setHtml(f"<span style='{'; '.join(css)}'>{title}</span>")
-    item.setScale(1.0)
-    natural = item.boundingRect().width()
-    if 0 < room.width() < natural:
-        item.setScale(max(room.width() / natural, 0.5))
-    item.setPos(0.0, 0.0)
-    bounds = label.itemRect()
-    before = hint.get(Qt.SizeHint.MinimumSize, (0.0, -1.0))[1]
-    plot.posenc_title = title
-    if bounds.height() != before:  # another height: the plot makes room for it
-        label.resizeEvent(None)
-        return
-    placed = QRectF(bounds)
-    placed.moveCenter(label.rect().center())
-    item.setPos(placed.topLeft() - bounds.topLeft())
-    hint[Qt.SizeHint.PreferredSize] = (bounds.width(), bounds.height())  # no layout request
 
 
 def _per_head(p: int) -> str:

@@ -272,7 +272,7 @@ class EncodingsPanel(Panel):
             title = f"Cosine similarity of positions, {what}"
             self._set_labels(self.heat_plot, "position j", "position i")
             self._set_bar_label("cos(P[i], P[j])")
-        styled.set_title(self.book, self.heat_plot, title)
+        styled.retitle(self.book, self.heat_plot, title)
         names = {"table": ("table", "encoding P[p, j] (rows: positions, columns: dimensions)"),
                  "dot": ("dot_products", "P[i]·P[j]"),
                  "cosine": ("cosine", "cos(P[i], P[j])")}  # fmt: skip
@@ -337,7 +337,7 @@ class EncodingsPanel(Panel):
             if binary
             else f"dims 0 … {w - 1}" + (f" of {integer(d)}" if d > w else "")
         )
-        styled.set_title(self.book, self.wave_plot, f"Dimensions over the positions ({what})")
+        styled.retitle(self.book, self.wave_plot, f"Dimensions over the positions ({what})")
         ctx.record("positions", np.arange(n, dtype=float), "position p")
         ctx.record("waves", cols.T, f"P[p, j] of the first {w} dimensions (rows: j)")
         ctx.record("wave_range", np.array([lo, hi]), "value drawn at the bottom / top of a band")
@@ -417,7 +417,7 @@ class EncodingsPanel(Panel):
         if self._changed("dot_range", (xrange, yrange)):
             styled.set_range(self.dot_plot, xrange, yrange)
         self._set_labels(self.dot_plot, xlabel, f"P[i]·P[i+k]{_times(factor)}")
-        styled.set_title(self.book, self.dot_plot, title)
+        styled.retitle(self.book, self.dot_plot, title)
         ctx.record("y_range", np.array(yrange) * factor, "y range drawn (the range of P·Pᵀ)")
 
     def _refresh_dot_pairs(self, ctx: Context) -> None:
@@ -505,7 +505,7 @@ class EncodingsPanel(Panel):
             ctx.record("vector_by_length", rows.T, f"P[{LENGTH_POSITION}, j] (rows: j)")
         if self._changed("mag_range", (xrange, yrange)):
             styled.set_range(self.mag_plot, xrange, yrange)
-        styled.set_title(self.book, self.mag_plot, title)
+        styled.retitle(self.book, self.mag_plot, title)
 
     def _refresh_magnitude_marker(self, ctx: Context) -> None:
         a: Analysis = ctx["analysis"]

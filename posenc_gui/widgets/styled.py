@@ -195,6 +195,49 @@ def set_title(book: StyleBook, w: pg.PlotWidget, title: str) -> None:
     w.getPlotItem().setTitle(title, size=st.css_pt("title"), color=st.color("ink"))
 
 
+def retitle(book: StyleBook, plot: pg.PlotWidget, title: str) -> None:
+    """:func:`styled.set_title` without a layout pass of the plot when only the text changes.
+
+    pyqtgraph's ``PlotItem.setTitle`` fixes the title row's height again and its label asks
+    for its size anew: each invalidates the plot's layout (two requests a new title, a layout
+    pass of the whole plot before the paint), though a title of the same height keeps its
+    place (its width is the plot's: the text is scaled to fit it and centred, as
+    :class:`~posenc_gui.widgets.FitTitle` does on a resize). Here the new text is set
+    in the label's text item, fitted and centred in place; a title of another height, or one
+    not laid out yet, takes the house path."""
+    if getattr(plot, "posenc_title", None) == title:
+        return
+    label = plot.getPlotItem().titleLabel
+    hint = getattr(label, "_sizeHint", {})
+    room = label.size()
+    if not isinstance(label, FitTitle) or not label.isVisible() or room.width() <= 0:
+        set_title(book, plot, title)
+        return
+    st = book.style
+    label.text = title
+    label.opts["size"], label.opts["color"] = st.css_pt("title"), st.color("ink")
+    css = [f"color: {pg.mkColor(label.opts['color']).name(QColor.NameFormat.HexArgb)}"]
+    css += [f"{k}: {label.opts[o]}" for o, k in (("family", "font-family"), ("size", "font-size"))
+            if o in label.opts]  # fmt: skip
+    item = label.item
+    item.setHtml(f"<span style='{'; '.join(css)}'>{title}</span>")
+    item.setScale(1.0)
+    natural = item.boundingRect().width()
+    if 0 < room.width() < natural:
+        item.setScale(max(room.width() / natural, 0.5))
+    item.setPos(0.0, 0.0)
+    bounds = label.itemRect()
+    before = hint.get(Qt.SizeHint.MinimumSize, (0.0, -1.0))[1]
+    plot.posenc_title = title
+    if bounds.height() != before:  # another height: the plot makes room for it
+        label.resizeEvent(None)
+        return
+    placed = QRectF(bounds)
+    placed.moveCenter(label.rect().center())
+    item.setPos(placed.topLeft() - bounds.topLeft())
+    hint[Qt.SizeHint.PreferredSize] = (bounds.width(), bounds.height())  # no layout request
+
+
 def axis_right(book: StyleBook, w: pg.PlotWidget) -> pg.AxisItem:
     """Show the right axis (for per-row labels), styled like the left one, no grid."""
     item = w.getPlotItem()

@@ -16,6 +16,7 @@ from posenc_gui.core import alibi_bias
 from posenc_gui.panels.alibi import PANEL, AlibiPanel
 from posenc_gui.panels.base import Panel
 from posenc_gui.state import ParamState
+from posenc_gui.state.alibi import MAX_HEADS
 from posenc_gui.widgets.styled import strip_tags
 
 SIZE = (1600, 1000)
@@ -285,21 +286,36 @@ def test_slopes_are_painted_in_right_aligned_columns(qtbot: QtBot) -> None:
     label.grab()  # paints
 
 
-def test_slopes_room_is_reserved_in_steps_of_rows(qtbot: QtBot) -> None:
-    """A heads step that adds a row or two keeps the slopes' size (the side column is not laid
-    out again); one past the reserved rows grows it once. Counts shown again reuse their
-    layout (not measured again)."""
-    panel = shown(qtbot, heads=12)  # 6 rows: room for 8
+def test_rule_lists_are_elided_to_a_steady_length(qtbot: QtBot) -> None:
+    """Long lists of heads and slopes in the rule are written "first, second, …, last" (every
+    slope is in the table): the text keeps about the same length for every head count."""
+    panel = shown(qtbot, heads=61)
+    rule = strip_tags(panel.rule_label.text())
+    assert "n − p = 29" in rule and "at h = 1, 3, …, 57: 2−0.125, 2−0.375, …, 2−7.125." in rule
+    lengths = []
+    for heads in range(5, MAX_HEADS):
+        if heads & (heads - 1):  # not a power of two
+            panel.state.set("heads", heads)
+            panel.refresh_now()
+            lengths.append(len(strip_tags(panel.rule_label.text())))
+    assert max(lengths) - min(lengths) <= 60  # the whole lists: 200 to 700 characters
+
+
+def test_slopes_room_is_reserved_for_the_largest_tables(qtbot: QtBot) -> None:
+    """The room of the largest slopes tables is taken from the start: no heads step grows the
+    widget (the side column is not laid out again), though every table fits in it. Counts
+    shown again reuse their layout (not measured again)."""
+    panel = shown(qtbot, heads=12)
     label = panel.slopes_label
-    grown, height = label.grown, label.minimumHeight()
-    for heads in (13, 14, 15, 16):  # 7 and 8 rows
+    grown, size = label.grown, label.minimumSizeHint()
+    for heads in (*range(1, MAX_HEADS + 1), 12):
         panel.state.set("heads", heads)
         panel.refresh_now()
-    assert (label.grown, label.minimumHeight()) == (grown, height)
-    assert "Slopes of the 16 heads" in strip_tags(label.text())
-    panel.state.set("heads", 17)  # 9 rows: room for 16
-    panel.refresh_now()
-    assert label.grown == grown + 1 and label.minimumHeight() > height
+        drawn = label.drawn()
+        assert max(x for x, _, _ in drawn) < size.width()
+        assert max(y for _, y, _ in drawn) < size.height()
+    assert (label.grown, label.minimumSizeHint()) == (grown, size)
+    assert "Slopes of the 12 heads" in strip_tags(label.text())
     laid_out = label.laid_out
     for heads in (12, 16, 17):
         panel.state.set("heads", heads)
@@ -411,7 +427,6 @@ def test_a_new_title_of_the_same_height_is_set_in_place_as_the_house_sets_it(
     """A title whose text changes (live numbers) is fitted and centred in place, without
     invalidating the plot's layout; it ends where pyqtgraph's ``setTitle`` and a layout pass
     put it (the same text, scale and position), long titles scaled to the plot's width."""
-    from posenc_gui.panels.alibi import _retitle
     from posenc_gui.widgets import styled
 
     panel = shown(qtbot)
@@ -426,7 +441,7 @@ def test_a_new_title_of_the_same_height_is_set_in_place_as_the_house_sets_it(
         "Bias against distance, 64 heads",
     )
     for k, title in enumerate(titles):
-        _retitle(panel.book, plot, title)
+        styled.retitle(panel.book, plot, title)
         # no layout pass asked, unless the height changes (a long title scaled down, and the
         # title after it)
         assert item.layout.isActivated() == (k < 2), title

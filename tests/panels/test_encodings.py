@@ -433,3 +433,31 @@ def test_a_table_step_builds_no_square_matrix_and_edits_read_outs_in_place(
     panel.state.set("heatmap", "cosine")
     panel.refresh_now()
     assert "cosine_matrix" in a.cache  # built for the heatmap that shows it
+
+
+def test_a_length_step_retitles_the_plots_in_place(qtbot: QtBot) -> None:
+    """A title whose numbers change (a positions or dim step) is set in the title's text item,
+    fitted and centred in place: no layout pass of the plot is asked, and it ends where the
+    house's ``set_title`` and a layout pass put it."""
+    from posenc_gui.widgets import styled
+
+    panel = shown(qtbot)
+    QApplication.processEvents()
+    plot = panel.heat_plot
+    item = plot.getPlotItem()
+    label = item.titleLabel
+    for n in (200, 96, 512):
+        panel.state.set("positions", n)
+        panel.refresh_now()
+        assert (
+            f"{n} positions" in plot.posenc_title and f"{n} positions" in label.item.toPlainText()
+        )
+        assert item.layout.isActivated()  # no layout request: the plot is not laid out again
+        fast = (label.item.toHtml(), label.item.scale(), label.item.pos(), label.geometry())
+        title, plot.posenc_title = plot.posenc_title, None
+        styled.set_title(panel.book, plot, title)
+        QApplication.processEvents()
+        house = (label.item.toHtml(), label.item.scale(), label.item.pos(), label.geometry())
+        assert fast[0] == house[0] and fast[3] == house[3]
+        assert fast[1] == pytest.approx(house[1])
+        assert fast[2].x() == pytest.approx(house[2].x()) and fast[2].y() == house[2].y()
