@@ -754,7 +754,8 @@ class ReadoutLabel(FormulaLabel):
     once: it is drawn over the laid-out text, in its value's place, font and colour, and only
     that place is repainted (~0.02 ms instead of an edit and a layout, ~0.3 ms). The document
     catches up when the values rest (:data:`CATCH_UP_MS`), or at once when anything reads it
-    (``_doc``) or repaints the whole label.
+    (``_doc``) or repaints the whole label; so does the accessible description (a screen
+    reader reads the numbers a drag settles on, not each frame's).
     """
 
     #: The document's values lag the values drawn over it (see above).
@@ -807,10 +808,15 @@ class ReadoutLabel(FormulaLabel):
     def _doc(self, doc: QTextDocument) -> None:
         self._document = doc
 
+    def _describe(self) -> None:
+        """The accessible description: the text shown, without tags."""
+        self.setAccessibleDescription(_TAG.sub("", self._html).replace("&nbsp;", " "))
+
     def _catch_up(self) -> None:
         """Put the values drawn over the document into it, and repaint from it."""
         if not self._ahead:
             return
+        self._describe()
         self._ahead = False
         self._over.clear()
         self._catch_up_timer.stop()
@@ -929,9 +935,9 @@ class ReadoutLabel(FormulaLabel):
         self._html = clean
         if self._slots is not None and skeleton == self._skeleton and all(values):
             self.edited += 1
-            self.setAccessibleDescription(_TAG.sub("", clean).replace("&nbsp;", " "))
             if self._draw_over(values):
-                return
+                return  # (the accessible description follows when the document catches up)
+            self._describe()
             self._ahead = False  # the edit below puts every value on screen in the document
             self._over.clear()
             self._catch_up_timer.stop()

@@ -187,6 +187,7 @@ def test_values_as_wide_as_before_are_drawn_over_the_text(qtbot: QtBot) -> None:
         assert sum(r.width() * r.height() for r in region) < area / 10
     assert "8.888" not in label._document.toPlainText()  # behind the screen until read
     qtbot.waitUntil(lambda: not label._ahead, timeout=5 * CATCH_UP_MS)  # or the values rest
+    assert "8.888" in label.accessibleDescription()  # described once the values rest
     assert "8.888" in label._document.toPlainText() and "0.001" in label._doc.toPlainText()
     fresh = ReadoutLabel("f", None, StyleBook(Style()))
     qtbot.addWidget(fresh)
