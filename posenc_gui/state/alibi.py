@@ -29,7 +29,6 @@ the RoPE curves; ``crossing`` (heads, head, dim, correlation): where ALiBi passe
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -43,6 +42,7 @@ from posenc_gui.state.params import (
     float_param,
     int_param,
 )
+from posenc_gui.state.prefixes import Prefixes
 
 if TYPE_CHECKING:
     from torch import Tensor
@@ -141,12 +141,6 @@ def _attention_of(slope: float, n: int, i: int, mode: str, seed: int) -> dict[st
     return out
 
 
-#: The RoPE curves of :data:`MAX_POSITIONS` distances for the last few (dim, base, ρ, samples,
-#: seed) whose length changed, and the length last computed for each of those.
-_rope_longest: OrderedDict[tuple[Any, ...], tuple[Tensor, Tensor]] = OrderedDict()
-_rope_lengths: OrderedDict[tuple[Any, ...], int] = OrderedDict()
-
-
 def _rope_curves(
     dim: int, base: float, rho: float, samples: int, seed: int, n: int
 ) -> tuple[Tensor, Tensor]:
@@ -157,20 +151,7 @@ def _rope_curves(
     curves of :data:`MAX_POSITIONS` distances are computed and kept, and the next lengths are
     slices of them (a length step computes nothing). A new dim, base, ρ … computes only the
     distances shown."""
-    rest = (dim, base, rho, samples, seed)
-    longest = _rope_longest.get(rest)
-    if longest is None and _rope_lengths.get(rest, n) != n:
-        longest = _rope_longest[rest] = _rope_curves_of(rest, MAX_POSITIONS)
-        while len(_rope_longest) > 4:
-            _rope_longest.popitem(last=False)
-    _rope_lengths[rest] = n
-    _rope_lengths.move_to_end(rest)
-    while len(_rope_lengths) > 16:
-        _rope_lengths.popitem(last=False)
-    if longest is not None:
-        _rope_longest.move_to_end(rest)
-        return longest[0][:n], longest[1][:n]
-    return _rope_curves_of(rest, n)
+    return _ROPE_CURVES.get((dim, base, rho, samples, seed), n)
 
 
 def _rope_curves_of(rest: tuple[Any, ...], n: int) -> tuple[Tensor, Tensor]:
@@ -185,6 +166,13 @@ def _rope_curves_of(rest: tuple[Any, ...], n: int) -> tuple[Tensor, Tensor]:
     expected = rope_expected_score(r, dim, base, correlation=rho) * scale
     sampled = rope_mean_score(r, dim, base, correlation=rho, samples=samples, seed=seed) * scale
     return expected, sampled
+
+
+#: The RoPE curves of the last few (dim, base, ρ, samples, seed), kept at :data:`MAX_POSITIONS`
+#: distances once their length changed.
+_ROPE_CURVES: Prefixes[tuple[Any, ...], tuple[Tensor, Tensor]] = Prefixes(
+    MAX_POSITIONS, _rope_curves_of, lambda curves, n: (curves[0][:n], curves[1][:n])
+)
 
 
 def _rope(v: Inputs) -> dict[str, Any]:

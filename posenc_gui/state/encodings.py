@@ -52,6 +52,7 @@ from posenc_gui.state.params import (
     int_param,
     sinusoidal_layout_param,
 )
+from posenc_gui.state.prefixes import Prefixes
 
 if TYPE_CHECKING:
     from torch import Tensor
@@ -166,36 +167,28 @@ def _analysis(key: tuple[Any, ...]) -> Analysis:
     )  # fmt: skip
 
 
-#: The longest table of the last few (scheme, dim, layout, seed), once a length changed.
-_longest: OrderedDict[tuple[Any, ...], Tensor] = OrderedDict()
-#: The length last built for each (scheme, dim, layout, seed).
-_lengths: OrderedDict[tuple[Any, ...], int] = OrderedDict()
-
-
 def _table_of(scheme: str, n: int, dim: int, layout: str, seed: int) -> Tensor:
     """The ``n``-row table. For every scheme but ``normalized`` (``p/(L−1)`` moves with ``L``)
     it is the first ``n`` rows of the :data:`MAX_POSITIONS`-row table (the core's contract):
     once the length changes for one (scheme, dim, layout, seed), the longest table is built
     and kept, and the next lengths are slices of it (read-only). A new dim or seed builds
     only the rows it shows."""
+    layout = layout or "interleaved"
+    return _TABLES.get((scheme, dim, layout, seed), n, sliceable=scheme != "normalized")
+
+
+def _build_table(key: tuple[str, int, str, int], n: int) -> Tensor:
     from posenc_gui.core.encodings import encoding_table
 
-    layout = layout or "interleaved"
-    rest = (scheme, dim, layout, seed)
-    longest = _longest.get(rest)
-    if longest is None and scheme != "normalized" and _lengths.get(rest, n) != n:
-        longest = _longest[rest] = encoding_table(scheme, MAX_POSITIONS, dim, layout=layout,
-                                                  seed=seed)  # fmt: skip
-        while len(_longest) > 4:
-            _longest.popitem(last=False)
-    _lengths[rest] = n
-    _lengths.move_to_end(rest)
-    while len(_lengths) > 16:
-        _lengths.popitem(last=False)
-    if longest is not None:
-        _longest.move_to_end(rest)
-        return longest[:n]
+    scheme, dim, layout, seed = key
     return encoding_table(scheme, n, dim, layout=layout, seed=seed)
+
+
+#: The tables of the last few (scheme, dim, layout, seed), kept at :data:`MAX_POSITIONS` rows
+#: once their length changed (read-only: slices are handed out).
+_TABLES: Prefixes[tuple[str, int, str, int], Tensor] = Prefixes(
+    MAX_POSITIONS, _build_table, lambda table, n: table[:n]
+)
 
 
 @lru_cache(maxsize=8)

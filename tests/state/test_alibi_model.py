@@ -109,13 +109,14 @@ def test_a_length_step_slices_the_rope_curves_of_the_longest_axis() -> None:
     from posenc_gui.state import alibi as state
 
     key = (32, 777.0, 0.65, 48, 11)
-    state._rope_longest.pop(key, None)
-    state._rope_lengths.pop(key, None)
+    kept = state._ROPE_CURVES
+    kept.longest.pop(key, None)
+    kept.lengths.pop(key, None)
     first = state._rope_curves(*key, 40)
-    assert key not in state._rope_longest  # one length only: computed at that length
+    assert key not in kept.longest  # one length only: computed at that length
     for n in (41, 300, 8, 512):
         expected, sampled = state._rope_curves(*key, n)
-        longest = state._rope_longest[key]
+        longest = kept.longest[key]
         assert expected.data_ptr() == longest[0].data_ptr()  # a view: nothing computed
         direct = state._rope_curves_of(key, n)
         assert torch.equal(expected, direct[0]) and torch.equal(sampled, direct[1])
