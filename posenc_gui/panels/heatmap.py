@@ -44,13 +44,9 @@ import pyqtgraph as pg
 import torch
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import (
-    QAbstractTextDocumentLayout,
     QBrush,
     QPainter,
-    QPaintEvent,
-    QPalette,
     QPen,
-    QRegion,
     QTextDocument,
 )
 from PySide6.QtWidgets import (
@@ -453,8 +449,6 @@ class KeptLabel(ReadoutLabel):
         self._kept = {}
         #: Texts shown by taking a kept document back (for tests).
         self.reused = 0
-        #: Paints of a document with values drawn over it, around them (for tests).
-        self.painted_around = 0
         book.add(self._drop_kept)
 
     def _drop_kept(self, st: Style) -> None:
@@ -499,52 +493,6 @@ class KeptLabel(ReadoutLabel):
         super().set_html(html)
         if swapped:
             self.update()  # another document: the whole label
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        """With values drawn over a document (``_ahead``), a repaint larger than their
-        places (a document taken back, shown whole) draws the document outside those places
-        and the values inside them, instead of first putting the values into it."""
-        if self._ahead and self._paint_around_values(event):
-            return
-        super().paintEvent(event)
-
-    def _paint_around_values(self, event: QPaintEvent) -> bool:
-        known = self._places()
-        places = [self._place(i, known) for i in sorted(self._over)]
-        if not places or any(place is None for place in places):
-            return False
-        covered = QRegion()
-        for place in places:
-            covered += place.box  # type: ignore[union-attr]
-        region = event.region()
-        rest = region - covered
-        if rest.isEmpty():
-            return False  # the places alone: the house paint draws them
-        doc = self._document  # (``_doc`` would put the values in first)
-        painter = QPainter(self)
-        painter.setClipRegion(rest)
-        ctx = QAbstractTextDocumentLayout.PaintContext()
-        ctx.clip = QRectF(rest.boundingRect())
-        ctx.palette = self.palette()
-        ctx.palette.setColor(
-            QPalette.ColorRole.Text, self.palette().color(QPalette.ColorRole.WindowText)
-        )
-        doc.documentLayout().draw(painter, ctx)
-        painter.setClipRegion(region & covered)
-        for i, place in zip(sorted(self._over), places, strict=True):
-            assert place is not None
-            painter.setFont(place.font)
-            painter.setPen(place.colour)
-            painter.drawText(place.origin, self._shown[i])
-        painter.end()
-        self.painted_around += 1
-        if event.rect() == self.rect():
-            layout, block, blocks = doc.documentLayout(), doc.begin(), []
-            while block.isValid():
-                blocks.append(layout.blockBoundingRect(block))
-                block = block.next()
-            self._blocks = blocks
-        return True
 
 
 class HeatmapPanel(Panel):

@@ -503,16 +503,21 @@ class FormulaLabel(QWidget):
         self._lay_out_at(max(self.width(), 1))
         need = self._height_at(self.width())
         painter = QPainter(self)
-        ctx = QAbstractTextDocumentLayout.PaintContext()
-        ctx.clip = QRectF(event.rect())  # lines outside the repainted region are not drawn
-        ctx.palette = self.palette()
-        ctx.palette.setColor(QPalette.ColorRole.Text, self.palette().color(
-            QPalette.ColorRole.WindowText))  # fmt: skip
-        self._doc.documentLayout().draw(painter, ctx)
+        self._doc.documentLayout().draw(painter, self._paint_context(QRectF(event.rect())))
         painter.end()
         if need > self.height() and need > self._needed:
             self._needed = need
             self.setMinimumHeight(need)  # grows once; the layout makes room
+
+    def _paint_context(self, clip: QRectF) -> QAbstractTextDocumentLayout.PaintContext:
+        """How the document is drawn: in the window text colour, lines outside ``clip`` left
+        out."""
+        ctx = QAbstractTextDocumentLayout.PaintContext()
+        ctx.clip = clip
+        ctx.palette = self.palette()
+        ctx.palette.setColor(QPalette.ColorRole.Text, self.palette().color(
+            QPalette.ColorRole.WindowText))  # fmt: skip
+        return ctx
 
 
 _TAG = re.compile(r"<[^>]*>?|>")
@@ -754,7 +759,7 @@ class ReadoutLabel(FormulaLabel):
     once: it is drawn over the laid-out text, in its value's place, font and colour, and only
     that place is repainted (~0.02 ms instead of an edit and a layout, ~0.3 ms). The document
     catches up when the values rest (:data:`CATCH_UP_MS`), or at once when anything reads it
-    (``_doc``) or repaints the whole label; so does the accessible description (a screen
+    (``_doc``); so does the accessible description (a screen
     reader reads the numbers a drag settles on, not each frame's).
     """
 
@@ -790,8 +795,10 @@ class ReadoutLabel(FormulaLabel):
         self._geo_key: tuple[Any, ...] | None = None
         #: The values drawn over the document since it last took them in.
         self._over: set[int] = set()
-        #: Values drawn over the document since the last catch-up (for tests).
+        #: Values drawn over the document since the last catch-up, and paints of the text
+        #: around such values (for tests).
         self.drawn_over = 0
+        self.painted_around = 0
         self._catch_up_timer = QTimer(self)
         self._catch_up_timer.setSingleShot(True)
         self._catch_up_timer.setInterval(CATCH_UP_MS)
@@ -967,7 +974,8 @@ class ReadoutLabel(FormulaLabel):
         self.update()
 
     def _block_rects(self) -> list[QRectF]:
-        layout, block, out = self._doc.documentLayout(), self._doc.begin(), []
+        doc = self._document  # (``_doc`` would put values drawn over into it first)
+        layout, block, out = doc.documentLayout(), doc.begin(), []
         while block.isValid():
             out.append(layout.blockBoundingRect(block))
             block = block.next()
@@ -1006,21 +1014,26 @@ class ReadoutLabel(FormulaLabel):
             self._blocks = self._block_rects()
 
     def _paint_values(self, event: QPaintEvent) -> bool:
-        """Repaint the places of values drawn over the document with those values. False when
-        the region is more than that (the caller catches the document up and paints it
-        whole)."""
+        """Repaint with values drawn over the document: the document's text outside their
+        places (where the region reaches past them: a whole repaint, a document taken back),
+        the values inside. False when a value's place is unknown (the caller catches the
+        document up and paints it whole)."""
         known = self._places()
-        places = [(i, self._place(i, known)) for i in self._over]
+        places = [(i, self._place(i, known)) for i in sorted(self._over)]
         if any(place is None for _, place in places):
             return False
         region = event.region()
         covered = QRegion()
         for _, place in places:
             covered += place.box  # type: ignore[union-attr]
-        if not (region - covered).isEmpty():
-            return False
+        rest = region - covered
         painter = QPainter(self)
-        painter.setClipRegion(region)
+        if not rest.isEmpty():
+            painter.setClipRegion(rest)
+            ctx = self._paint_context(QRectF(rest.boundingRect()))
+            self._document.documentLayout().draw(painter, ctx)
+            self.painted_around += 1
+        painter.setClipRegion(region & covered)
         bounds = region.boundingRect()
         for i, place in places:
             assert place is not None
@@ -1029,6 +1042,8 @@ class ReadoutLabel(FormulaLabel):
                 painter.setPen(place.colour)
                 painter.drawText(place.origin, self._shown[i])
         painter.end()
+        if event.rect() == self.rect():
+            self._blocks = self._block_rects()
         return True
 
     def _find_slots(self, values: list[str]) -> list[tuple[int, int, QTextCharFormat]] | None:

@@ -186,6 +186,20 @@ def test_values_as_wide_as_before_are_drawn_over_the_text(qtbot: QtBot) -> None:
     for region in regions:  # the values' places only
         assert sum(r.width() * r.height() for r in region) < area / 10
     assert "8.888" not in label._document.toPlainText()  # behind the screen until read
+    # painted whole meanwhile: the text around the values from the document, the values over
+    # it (no catch-up), the pixels of the text painted whole
+    whole = QImage(label.size(), QImage.Format.Format_ARGB32_Premultiplied)
+    whole.fill(QColor("white"))
+    label.render(whole)
+    assert label._ahead and label.painted_around >= 1
+    fresh_whole = ReadoutLabel("g", None, StyleBook(Style()))
+    qtbot.addWidget(fresh_whole)
+    fresh_whole.set_html(_table(steps[-1]))
+    fresh_whole.resize(label.size())
+    expected = QImage(label.size(), QImage.Format.Format_ARGB32_Premultiplied)
+    expected.fill(QColor("white"))
+    fresh_whole.render(expected)
+    assert np.abs(_levels(whole) - _levels(expected)).max() <= 8
     qtbot.waitUntil(lambda: not label._ahead, timeout=5 * CATCH_UP_MS)  # or the values rest
     assert "8.888" in label.accessibleDescription()  # described once the values rest
     assert "8.888" in label._document.toPlainText() and "0.001" in label._doc.toPlainText()
