@@ -347,6 +347,10 @@ class SinePanel(Panel):
         ladder_box = self.controls(
             "Encoding ladder", "dim", "base", "length", "position", "ladder_dims"
         )
+        # lines drawn directly on the steps that set them, blitted on those that leave them
+        self.kept_lines = (
+            self.sin_curve, self.cos_curve, *self.ladder_curves.values(),
+        )  # fmt: skip
         self.place(
             [wave_box, self.readout_label, ladder_box],
             [

@@ -380,3 +380,25 @@ def test_the_amplitude_circle_is_drawn_at_the_amplitude(panel: SinePanel, qtbot:
         assert near[-1].red() > 150  # inside, off the lines: background
         for item in (panel.radius_line, panel.sin_proj, panel.cos_proj, panel.circle_dot):
             item.setVisible(True)
+
+
+def test_lines_keep_their_pixels_only_on_steps_that_leave_them_alone(panel: SinePanel) -> None:
+    """A step that sets a line draws it directly (a cached line would render a new pixmap and
+    blit it); a step that moves something over it blits the line's kept pixels."""
+    from PySide6.QtWidgets import QGraphicsItem
+
+    cached, direct = QGraphicsItem.CacheMode.DeviceCoordinateCache, QGraphicsItem.CacheMode.NoCache
+    waves = [panel.sin_curve, panel.cos_curve]
+    ladder = list(panel.ladder_curves.values())
+    panel.flush()
+    panel.state.set("dim", 16)  # new ladder lines, the waves untouched
+    panel.flush()
+    assert all(c.cacheMode() == direct for c in ladder)
+    assert all(c.cacheMode() == cached for c in waves)
+    panel.state.set("phase", 0.5)  # new waves, the ladder untouched
+    panel.flush()
+    assert all(c.cacheMode() == direct for c in waves)
+    assert all(c.cacheMode() == cached for c in ladder)
+    panel.state.set("position", 7)  # only the marker moves over the ladder
+    panel.flush()
+    assert all(c.cacheMode() == cached for c in [*waves, *ladder])
