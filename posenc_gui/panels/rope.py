@@ -51,6 +51,7 @@ from posenc_gui.state.rope import (
     RopeModel,
     frequencies,
     rope_layout,
+    vector_key,
     vectors,
 )
 from posenc_gui.widgets import styled
@@ -111,6 +112,8 @@ class RopePanel(Panel):
         self._curves: OrderedDict[tuple[Any, ...], dict[str, np.ndarray]] = OrderedDict()
         self._curve_group = 1
         self._matrix_key: tuple[Any, ...] | None = None
+        self._matrix = np.zeros((0, 0), dtype=np.float32)
+        self._matrix_rev = np.zeros(0, dtype=np.float32)
         self._h_src: object = None
         self._h_layout = ""
         self._h = (np.zeros(0, dtype=np.complex128), np.zeros(0, dtype=np.complex128))
@@ -137,7 +140,8 @@ class RopePanel(Panel):
         self._relay.done.connect(self._on_bound_done)
         self.destroyed.connect(self._stop_worker)
 
-        self.derive("qk", VECTOR_INPUTS, lambda ctx: vectors(ctx.values))
+        self._qk_made: tuple[tuple[Any, ...], tuple[torch.Tensor, torch.Tensor]] | None = None
+        self.derive("qk", VECTOR_INPUTS, self._make_qk)
 
         # ---- side column: controls and readouts --------------------------------------------
         pos_box = self.controls("Positions", "m", "n", "lock")
@@ -244,7 +248,7 @@ class RopePanel(Panel):
         for plot in (self.circle_plot, self.curve_plot, self.decay_plot, self.matrix_plot):
             styled.cache_texts(plot)
         styled.render_in_colour(self.matrix_plot)
-        _render_rgb32(self.matrix_image)
+        _render_rgb32(self.matrix_image, self._matrix_row)
         #: Lines whose pixels are kept only while a step leaves them alone (see flush): the
         #: markers that m and n move pass over them; dim, seed, base... redraw them.
         self.kept_lines = (
@@ -314,8 +318,7 @@ class RopePanel(Panel):
         )  # fmt: skip
         self._keyed_view(
             "curve_formula", self.curve_formula, formula_inputs, self._refresh_curve_formula,
-            lambda c: (c["positions"], c["scores"], c["query_key"], c["bound"],
-                       c.values.as_int("range_max"), c.values.as_int("dim"), self._curve_group),
+            self._curve_formula_key,
         )  # fmt: skip
         self.view("matrix", self.matrix_plot, matrix_inputs,
                   lambda c: self._refresh_matrix(_Memo(c, self._lookups(c))))  # fmt: skip
@@ -377,6 +380,15 @@ class RopePanel(Panel):
         if values is not self._lookup_values:
             self._lookup_values, self._lookup = values, {}
         return self._lookup
+
+    def _make_qk(self, ctx: Context) -> tuple[torch.Tensor, torch.Tensor]:
+        """q and k for the "qk" quantity: the same tensors while what they are made from is
+        unchanged (a step of the pair or the layout while vectors = random), so what is kept
+        by their identity (:meth:`_products`) stays."""
+        key = vector_key(ctx.values)
+        if self._qk_made is None or self._qk_made[0] != key:
+            self._qk_made = (key, vectors(ctx.values))
+        return self._qk_made[1]
 
     # -- view state (zoom of the distance plots) ------------------------------------------------
     def view_state(self) -> dict[str, Any]:
@@ -476,7 +488,8 @@ class RopePanel(Panel):
             self._circle_lim = lim
             styled.set_range(self.circle_plot, (-lim, lim), (-lim, lim))
         i = ctx.values.as_int("pair")
-        styled.set_title(self.book, self.circle_plot, f"Pair i = {i} before and after rotation")
+        # the same height whatever i: the text is set in place, without a layout pass of the plot
+        styled.retitle(self.book, self.circle_plot, f"Pair i = {i} before and after rotation")
         ctx.record("q_pair", qp, "pair i of q (before rotation)")
         ctx.record("k_pair", kp, "pair i of k (before rotation)")
         ctx.record("q_pair_rotated", qr, "pair i of R_m q")
@@ -726,7 +739,7 @@ class RopePanel(Panel):
             self._decay_yrange = yr
             styled.set_range(self.decay_plot, None, yr)
         st = ctx.style
-        styled.set_title(
+        styled.retitle(
             self.book, self.decay_plot,
             "Long-term decay (log): " + span(st, "query", "|score|") + ", "
             + span(st, "key", "q = k") + ", " + span(st, "ink", "<b>bound eq. (37)</b>")
@@ -745,6 +758,15 @@ class RopePanel(Panel):
         self.curve_dots.setData([dist, dist], ys)
         ctx.record("distance", dist, "relative distance m − n")
         ctx.record("scores", ys, "score and q = k score at m − n")
+
+    def _curve_formula_key(self, ctx: Context) -> tuple[Any, ...]:
+        """What the formula below the score curves shows (not the pair: its steps skip it)."""
+        pos, sc, vec, bd = ctx["positions"], ctx["scores"], ctx["query_key"], ctx["bound"]
+        return (
+            pos["relative_distance"], sc["score"], sc["score_qk"], vec["k_norm"],
+            vec["bound_coefficient"], bd["relative_decay_bound"], bd["decay_bound"],
+            ctx.values.as_int("range_max"), ctx.values.as_int("dim"), self._curve_group,
+        )  # fmt: skip
 
     def _refresh_curve_formula(self, ctx: Context) -> None:
         v, pos, sc, vec, bd = (ctx.values, ctx["positions"], ctx["scores"], ctx["query_key"],
@@ -873,10 +895,8 @@ class RopePanel(Panel):
         if key != self._matrix_key:
             self._matrix_key = key
             row = _score_range(self._products(ctx["qk"], lay)[0], base, d0 - size + 1, 2 * size - 1)
-            # S[a, b] = row[a − b + size − 1] (Toeplitz, as rope_score_toeplitz): the windows of
-            # the reversed row, last first
-            windows = np.lib.stride_tricks.sliding_window_view(row[::-1], size)
-            self._matrix = np.ascontiguousarray(windows[::-1], dtype=np.float32)
+            # S[a, b] = row[a − b + size − 1] (Toeplitz, as rope_score_toeplitz)
+            self._matrix, self._matrix_rev = _toeplitz(row, size)
             # a steady level: it changes only when the window's maximum leaves (level/2, level]
             # (the colour bar, whose axis is then redrawn, always states it)
             self._level = _steady(float(np.abs(row).max()), self._level or None, LEVEL_SLACK)
@@ -891,6 +911,16 @@ class RopePanel(Panel):
         ctx.record("matrix", self._matrix, "score S[m, n] over the window")
         ctx.record("levels", [-self._level, self._level], "colour-bar range")
         ctx.record("window_start", [m0, n0], "first query and key positions of the window")
+
+    def _matrix_row(self, image: np.ndarray) -> np.ndarray | None:
+        """The reversed float32 row of the matrix when ``image`` is the matrix shown (or
+        pyqtgraph's whole view of it: the fast render of :func:`_render_rgb32`), else None."""
+        mat = self._matrix
+        same = image is mat or (
+            image.base is mat and image.shape == mat.shape and image.strides == mat.strides
+            and image.ctypes.data == mat.ctypes.data
+        )  # fmt: skip
+        return self._matrix_rev if same else None
 
     def _products(
         self, qk: tuple[torch.Tensor, torch.Tensor], lay: str
@@ -1066,7 +1096,9 @@ def _arrow(x: float, y: float, head: float) -> tuple[np.ndarray, np.ndarray, np.
     return xs[keep], ys[keep], _ARROW_CONNECT
 
 
-def _render_rgb32(item: pg.ImageItem) -> None:
+def _render_rgb32(
+    item: pg.ImageItem, toeplitz_row: Callable[[np.ndarray], np.ndarray | None] | None = None
+) -> None:
     """Render the heat map straight to 32-bit colour: the pixels of pyqtgraph's render and
     the house's conversion (:func:`styled.render_in_colour`), without their per-render work.
 
@@ -1075,6 +1107,11 @@ def _render_rgb32(item: pg.ImageItem) -> None:
     converts to 32-bit colour; here the same indices (pyqtgraph's ``rescaleData``, as its
     render calls it) pick the colours from a table of 32-bit pixels kept per lookup table. Any
     other image (NaNs, other lookup tables or levels) goes the usual way.
+
+    ``toeplitz_row(image)``: for a Toeplitz image, the float32 values of its reversed row (see
+    :func:`_toeplitz`), else None. Its pixels are then those of the row's ``2·size − 1``
+    values laid out as the matrix is (each pixel the colour of the same float32 value, so the
+    same pixels), not ``size²`` values scaled and looked up one by one.
     """
     usual = item.render
     tables: dict[bytes, np.ndarray] = {}
@@ -1101,8 +1138,13 @@ def _render_rgb32(item: pg.ImageItem) -> None:
             tables[key] = table
         lo, hi = float(levels[0]), float(levels[1])
         scale = 256 / ((hi - lo) or 1)  # as pyqtgraph: indices (x − lo)·256/(hi − lo), clipped
-        index = pg.functions.rescaleData(image, scale, lo, dtype=np.uint8, clip=(0, 255))
-        pixels = np.ascontiguousarray(table[index])
+        rev = None if toeplitz_row is None else toeplitz_row(image)
+        if rev is not None:
+            index = pg.functions.rescaleData(rev, scale, lo, dtype=np.uint8, clip=(0, 255))
+            pixels = _toeplitz_of_reversed(np.ascontiguousarray(table[index]), image.shape[0])
+        else:
+            index = pg.functions.rescaleData(image, scale, lo, dtype=np.uint8, clip=(0, 255))
+            pixels = np.ascontiguousarray(table[index])
         item.qimage = pg.functions.ndarray_to_qimage(pixels, QImage.Format.Format_RGB32)
         item._renderRequired = False
         item._unrenderable = False
@@ -1208,16 +1250,15 @@ def _score_range(h: np.ndarray, base: float, start: int, count: int) -> np.ndarr
     table = _phase_table(dim, base, size)
     starts = start + size * np.arange(blocks, dtype=np.float64)
     ang = torch.from_numpy(starts[:, None] * frequencies(dim, base)[None, :])
-    c0, s0 = torch.cos(ang), torch.sin(ang)
-    h_re, h_im = (
-        torch.from_numpy(np.ascontiguousarray(h.real)),
-        torch.from_numpy(np.ascontiguousarray(h.imag)),
-    )
-    g = torch.empty(blocks, dim, dtype=torch.float64)
-    torch.sub(h_re * c0, h_im * s0, out=g[:, :half])  # Re g
-    torch.add(h_re * s0, h_im * c0, out=g[:, half:])  # Im g
-    g[:, half:].neg_()
-    out: np.ndarray = (g @ table).numpy().reshape(-1)[:count]
+    c0, s0 = torch.cos(ang).numpy(), torch.sin(ang).numpy()
+    # the products of a few rows in numpy (the same IEEE operations, each rounded alike, without
+    # a torch call per operation); the long matrix product in torch
+    h_re, h_im = h.real, h.imag
+    g = np.empty((blocks, dim), dtype=np.float64)
+    np.subtract(h_re * c0, h_im * s0, out=g[:, :half])  # Re g
+    np.add(h_re * s0, h_im * c0, out=g[:, half:])  # Im g
+    np.negative(g[:, half:], out=g[:, half:])
+    out: np.ndarray = (torch.from_numpy(g) @ table).numpy().reshape(-1)[:count]
     return out
 
 
@@ -1239,6 +1280,26 @@ def _minmax(values: np.ndarray, group: int) -> tuple[np.ndarray, np.ndarray]:
         values = np.concatenate((values, np.repeat(values[-1:], pad)))
     blocks = values.reshape(bins, group)
     return blocks.min(axis=1), blocks.max(axis=1)
+
+
+def _toeplitz(row: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The float32 matrix ``S[a, b] = row[a − b + size − 1]`` of a row of ``2·size − 1``
+    values (Toeplitz, as :func:`posenc_gui.core.rope.rope_score_toeplitz`), and the reversed
+    float32 row it is made from.
+
+    Row ``a`` is the reversed row from ``size − 1 − a`` on: overlapping windows of one float32
+    copy (a strided view, no index array for each new size), read once into the matrix.
+    """
+    rev = np.ascontiguousarray(row[::-1], dtype=np.float32)
+    return _toeplitz_of_reversed(rev, size), rev
+
+
+def _toeplitz_of_reversed(rev: np.ndarray, size: int) -> np.ndarray:
+    """``out[a, b] = rev[size − 1 − a + b]`` (a new C-contiguous array) from a contiguous
+    ``rev`` of ``2·size − 1`` values: the Toeplitz matrix of the row ``rev[::-1]``."""
+    step = rev.strides[0]
+    windows = np.lib.stride_tricks.as_strided(rev, (size, size), (step, step), writeable=False)
+    return np.ascontiguousarray(windows[::-1])
 
 
 @lru_cache(maxsize=64)

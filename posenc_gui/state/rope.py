@@ -254,19 +254,22 @@ def window_start(p: int, size: int) -> int:
 
 
 def _vector_readouts(v: Inputs) -> dict[str, Any]:
-    """q, k, their norms, the selected pair (before rotation) and the eq. (37) coefficient."""
-    import torch
+    """q, k, their norms, the selected pair (before rotation) and the eq. (37) coefficient.
 
-    from posenc_gui import core
-
-    q, k = vectors(v)
-    a, b = pair_indices(v.as_int("dim"), v.as_int("pair"), v.as_str("layout"))
+    What depends on q and k alone (norms, coefficient) is cached by what they are made from
+    (:func:`_vector_norms`, :func:`_bound_coefficient`): a step of the pair reads the pair.
+    """
+    key = vector_key(v)
+    layout = v.as_str("layout")
+    q, k = (t.numpy() for t in _vectors(*key))  # cached: read only (lists, floats taken out)
+    a, b = pair_indices(v.as_int("dim"), v.as_int("pair"), layout)
     q_pair, k_pair = [float(q[a]), float(q[b])], [float(k[a]), float(k[b])]
+    q_norm, k_norm = _vector_norms(key)
     return {
         "q": q.tolist(),
         "k": k.tolist(),
-        "q_norm": float(torch.linalg.vector_norm(q)),
-        "k_norm": float(torch.linalg.vector_norm(k)),
+        "q_norm": q_norm,
+        "k_norm": k_norm,
         "pair_indices": [a, b],
         "q_pair": q_pair,
         "k_pair": k_pair,
@@ -274,10 +277,17 @@ def _vector_readouts(v: Inputs) -> dict[str, Any]:
         "k_pair_norm": math.hypot(*k_pair),
         "angle_q": math.atan2(q_pair[1], q_pair[0]),
         "angle_k": math.atan2(k_pair[1], k_pair[0]),
-        "bound_coefficient": core.rope.rope_bound_coefficient(
-            q, k, layout=rope_layout(v.as_str("layout"))
-        ),
+        "bound_coefficient": _bound_coefficient(key, layout),
     }
+
+
+@lru_cache(maxsize=16)
+def _vector_norms(key: VectorKey) -> tuple[float, float]:
+    """``|q|`` and ``|k|`` (as :func:`torch.linalg.vector_norm`) of the vectors of ``key``."""
+    import torch
+
+    q, k = _vectors(*key)
+    return float(torch.linalg.vector_norm(q)), float(torch.linalg.vector_norm(k))
 
 
 def _position_readouts(v: Inputs) -> dict[str, Any]:

@@ -1066,3 +1066,97 @@ def test_position_steps_draw_the_read_outs_values_over(shown: RopePanel) -> None
             assert w.parsed == parsed, w.objectName()
             assert w.edited - edited == w.drawn_over - over == 1, (w.objectName(), change)
         QApplication.processEvents()
+
+
+def test_a_pair_step_keeps_q_k_and_skips_the_curve_formula(shown: RopePanel) -> None:
+    """vectors = random: a step of the pair leaves q and k alone. The "qk" quantity hands the
+    views the same tensors (what is kept by their identity stays), the pair-free numbers
+    (norms, eq. (37) coefficient) are those of q and k, and the formula under the score
+    curves, which shows nothing of the pair, is not rebuilt. Typed: the pair makes q, k."""
+    ctx_qk: list[Any] = []
+    original = shown._make_qk
+
+    def spy(ctx: Any) -> Any:
+        out = original(ctx)
+        ctx_qk.append(out)
+        return out
+
+    shown.viewset.derived["qk"].compute = spy  # type: ignore[method-assign]
+    shown.state.set("pair", 3)
+    shown.refresh_now()
+    skipped = shown.skipped["curve_formula"]
+    shown.state.set("pair", 7)
+    shown.refresh_now()
+    assert len(ctx_qk) == 2 and ctx_qk[0] is ctx_qk[1]
+    assert shown.skipped["curve_formula"] == skipped + 1
+    r = shown.readouts()
+    q, k = (torch.tensor(r[x], dtype=torch.float64) for x in ("q", "k"))
+    assert r["q_norm"] == float(torch.linalg.vector_norm(q))
+    assert r["k_norm"] == float(torch.linalg.vector_norm(k))
+    assert r["bound_coefficient"] == core.rope.rope_bound_coefficient(q, k)
+    assert r["q_pair"] == [float(q[14]), float(q[15])]
+    shown.state.update({"vectors": "typed", "q0": 2.0, "q1": -1.0})
+    shown.refresh_now()
+    shown.state.set("pair", 2)
+    shown.refresh_now()
+    assert ctx_qk[-1] is not ctx_qk[0]
+    r = shown.readouts()
+    assert r["q"][4:6] == [2.0, -1.0] and r["q_pair"] == [2.0, -1.0]
+    q, k = (torch.tensor(r[x], dtype=torch.float64) for x in ("q", "k"))
+    assert r["q_norm"] == float(torch.linalg.vector_norm(q))
+    assert r["bound_coefficient"] == core.rope.rope_bound_coefficient(q, k)
+
+
+def test_matrix_is_the_toeplitz_matrix_of_its_row(shown: RopePanel) -> None:
+    """The matrix is gathered from one row of scores: S[a, b] = row[a − b + size − 1], the
+    diagonals constant, for windows of several sizes."""
+    from posenc_gui.panels import rope as panel_mod
+
+    for size in (8, 33, 64):
+        shown.state.update({"window": size, "m": 500, "n": 120})
+        shown.refresh_now()
+        mat = shown.data()["matrix"]["matrix"].values
+        m0, n0 = shown.data()["matrix"]["window_start"].values
+        assert shown._qk_made is not None
+        h = shown._products(shown._qk_made[1], "interleaved")[0]
+        row = panel_mod._score_range(h, 10_000.0, m0 - n0 - size + 1, 2 * size - 1)
+        expected = np.array(
+            [[row[a - b + size - 1] for b in range(size)] for a in range(size)], dtype=np.float32
+        )
+        assert mat.shape == (size, size)
+        assert np.array_equal(mat, expected)
+
+
+def test_matrix_pixels_from_its_row(shown: RopePanel, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shown matrix is Toeplitz: its pixels are made from the colours of its row (values
+    scaled and looked up 2·size − 1 times, not size² times), and they are the pixels of
+    pyqtgraph's render of the matrix; a copy of the matrix (not the one shown) goes the
+    element-wise way."""
+    from posenc_gui.panels import rope as panel_mod
+
+    scaled: list[tuple[int, ...]] = []
+    rescale = pg.functions.rescaleData
+
+    def counted(data: Any, *a: Any, **kw: Any) -> Any:
+        scaled.append(tuple(np.shape(data)))
+        return rescale(data, *a, **kw)
+
+    monkeypatch.setattr(panel_mod.pg.functions, "rescaleData", counted)
+    item = shown.matrix_image
+    reference = pg.ImageItem(axisOrder="row-major")
+    styled._render_in_colour(reference)
+    reference.setLookupTable(item.lut)
+    for size, m in ((8, 3), (100, 70_000), (257, 12)):
+        shown.state.update({"window": size, "m": m})
+        shown.refresh_now()
+        scaled.clear()
+        item.render()
+        assert scaled == [(2 * size - 1,)]
+        mat = shown.data()["matrix"]["matrix"].values
+        reference.setImage(mat.copy(), autoLevels=False, levels=tuple(item.levels))
+        reference.render()
+        assert item.qimage == reference.qimage
+        item.setImage(mat.copy(), autoLevels=False, levels=tuple(item.levels))
+        scaled.clear()
+        item.render()
+        assert scaled == [(size, size)] and item.qimage == reference.qimage
