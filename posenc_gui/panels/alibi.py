@@ -20,6 +20,7 @@ Views and their inputs: ``slopes_text`` (heads); ``heatmap`` (heads, head, posit
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -89,6 +90,12 @@ class AlibiPanel(Panel):
         self._att_bounds = 0
         self._cmp_range: tuple[float, float] | None = None
         self._keys: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
+        #: The bias matrix drawn: ((slope, length), recorded bias, lowest level).
+        self._heat_shown: tuple[tuple[float, int], np.ndarray, float] | None = None
+        #: What the head's lines were drawn for: (slope, length) of the bias plot's line and
+        #: (slope, length, crossing) of the comparison's line and dot.
+        self._head_line_shown: tuple[float, int] | None = None
+        self._alibi_shown: tuple[float, int, float] | None = None
         #: The attention lists last drawn and their arrays (keys, without, with bias).
         self._att_shown: tuple[tuple[object, object], tuple[np.ndarray, ...]] | None = None
 
@@ -163,6 +170,9 @@ class AlibiPanel(Panel):
         for plot in (self.heat_plot, self.bias_plot, self.att_plot, self.cmp_plot):
             styled.cache_texts(plot)
             styled.render_in_colour(plot)
+            for side in ("left", "bottom"):
+                _fast_ticks(plot.getAxis(side))
+        _fast_ticks(self.heat_bar.getAxis("right"))
         #: Lines whose pixels are kept only while a step leaves them alone (see flush).
         self.kept_lines = (
             self.query_row, self.other_lines, self.head_line, self.plain_curve,
@@ -248,25 +258,34 @@ class AlibiPanel(Panel):
         n, h = v.as_int("positions"), v.as_int("head")
         m = float(ctx["head_slope"]["head_slope"])
         offsets, unit, mask = self._key_offsets(n)
-        # −m·(i − j) = m·(j − i): the same products as core.alibi_bias_for_slope; the masked
-        # cells (0 here) are covered by the mask polygon. No NaN in the image: pyqtgraph's NaN
-        # path (a transparent, non-premultiplied image) costs ~4 ms more per 512 × 512 image.
-        self.heat_image.setImage(np.float32(m) * unit, autoLevels=False)
-        low = -nice_ceil(m * (n - 1)) if n > 1 and m > 0 else -1.0
-        if self._heat_levels != (low, 0.0):  # "nice" levels: the bar's axis rarely changes
-            self._heat_levels = (low, 0.0)
-            self.heat_bar.setLevels((low, 0.0))
-        if self._heat_size != n:
-            self._heat_size = n
-            self.heat_image.setRect(0.0, 0.0, float(n), float(n))
-            styled.set_range(self.heat_plot, (0.0, float(n)), (0.0, float(n)))
-            self.mask_text.setPos(0.72 * n, 0.25 * n)
-            self.mask_cover.setPolygon(_mask_polygon(n))
-        styled.retitle(
-            self.book, self.heat_plot,
-            f"Bias of head {h}: −m·(i − j), m = {sig(m, 4)} ({n} × {n})",
-        )  # fmt: skip
-        ctx.record("bias", m * offsets, "bias −m·(i − j) (masked cells: 0)")
+        shown = self._heat_shown
+        if shown is not None and shown[0] == (m, n):
+            # the same matrix (a heads step that keeps head h's slope): the plot is left alone
+            bias, low = shown[1], shown[2]
+        else:
+            # −m·(i − j) = m·(j − i): the same products as core.alibi_bias_for_slope; the
+            # masked cells (0 here) are covered by the mask polygon. No NaN in the image:
+            # pyqtgraph's NaN path (a transparent, non-premultiplied image) costs ~4 ms more
+            # per 512 × 512 image.
+            self.heat_image.setImage(np.float32(m) * unit, autoLevels=False)
+            low = -nice_ceil(m * (n - 1)) if n > 1 and m > 0 else -1.0
+            if self._heat_levels != (low, 0.0):  # "nice" levels: the bar's axis rarely changes
+                self._heat_levels = (low, 0.0)
+                self.heat_bar.setLevels((low, 0.0))
+            if self._heat_size != n:
+                self._heat_size = n
+                self.heat_image.setRect(0.0, 0.0, float(n), float(n))
+                styled.set_range(self.heat_plot, (0.0, float(n)), (0.0, float(n)))
+                self.mask_text.setPos(0.72 * n, 0.25 * n)
+                self.mask_cover.setPolygon(_mask_polygon(n))
+            bias = m * offsets
+            bias.flags.writeable = False  # recorded again while the matrix stays
+            self._heat_shown = ((m, n), bias, low)
+        # no "(L × L)": the axes give the length, and a title that fits its plot at every
+        # head and length keeps its height (scaled to fit, a title of another length asks
+        # the plot for a layout pass); a length step then leaves the title alone
+        styled.retitle(self.book, self.heat_plot, heat_title(h, m))
+        ctx.record("bias", bias, "bias −m·(i − j) (masked cells: 0)")
         ctx.record("mask", mask, "masked (key j after query i: −∞)")
         ctx.record("levels", np.array([low, 0.0]), "colour-bar range")
 
@@ -301,7 +320,9 @@ class AlibiPanel(Panel):
         heads = ctx.values.as_int("heads")
         m = float(hd["head_slope"])
         end = float(n - 1)
-        self.head_line.setData(np.array([0.0, end]), np.array([0.0, -m * end]))
+        if self._head_line_shown != (m, n):  # (a heads step may keep head h's slope)
+            self._head_line_shown = (m, n)
+            self.head_line.setData(np.array([0.0, end]), np.array([0.0, -m * end]))
         self.head_text.setText(f"head {h}: m = {sig(m, 4)}")
         self.head_text.setPos(end, -m * end)
         styled.retitle(
@@ -359,7 +380,10 @@ class AlibiPanel(Panel):
         if v.as_str("logits") == "zero":
             what = (
                 "Content logits all <b>zero</b>: without the bias every visible key gets "
-                f"1/(i+1) = 1/{seen} = {live(num(att['self_weight_without_bias'], 4))}; "
+                # "1/64" one value: a value right after the leaning "/" could not be drawn
+                # over the laid-out text (a query step would edit the document)
+                f"1/(i+1) = {live('1/' + integer(i + 1))} = "
+                f"{live(num(att['self_weight_without_bias'], 4))}; "
                 "with it, w<sub>j</sub> ∝ e<sup>−m(i−j)</sup>, a geometric fall-off."
             )
         else:
@@ -428,9 +452,11 @@ class AlibiPanel(Panel):
         n = ctx.values.as_int("positions")
         cross = float(ctx["crossing"]["alibi_passes_rope_floor_at"])
         end = float(n - 1)
-        self.alibi_line.setData(np.array([0.0, end]), np.array([0.0, -m * end]))
-        shown = cross <= end and cross > 0
-        self.cross_dot.setData([cross] if shown else [], [-m * cross] if shown else [])
+        if self._alibi_shown != (m, n, cross):  # a heads step that keeps the slope: left alone
+            self._alibi_shown = (m, n, cross)
+            self.alibi_line.setData(np.array([0.0, end]), np.array([0.0, -m * end]))
+            shown = cross <= end and cross > 0
+            self.cross_dot.setData([cross] if shown else [], [-m * cross] if shown else [])
         ctx.record("alibi_line", -m * np.arange(n, dtype=float), "ALiBi head h: −m·r")
         ctx.record("crossing", cross, "r where −m·r passes RoPE's floor")
 
@@ -470,6 +496,60 @@ class AlibiPanel(Panel):
 
 
 # -- helpers -------------------------------------------------------------------------------------
+def _fast_ticks(axis: pg.AxisItem) -> None:
+    """Give ``axis`` the tick values of :func:`linear_tick_values` (a log axis keeps
+    pyqtgraph's)."""
+
+    def tick_values(lo: float, hi: float, size: float) -> list[tuple[float, list[float]]]:
+        if axis.logMode:
+            found: list[tuple[float, list[float]]] = pg.AxisItem.tickValues(axis, lo, hi, size)
+            return found
+        return linear_tick_values(axis, lo, hi, size)
+
+    axis.tickValues = tick_values
+
+
+def linear_tick_values(
+    axis: pg.AxisItem, lo: float, hi: float, size: float
+) -> list[tuple[float, list[float]]]:
+    """``pg.AxisItem.tickValues`` of a linear axis: the same numbers without numpy.
+
+    A new range (each length step changes seven of this tab's axes) asks pyqtgraph for its
+    ticks: an ``np.arange`` per level and an all-pairs ``np.isclose`` against the coarser
+    levels' values, ~0.1–0.2 ms an axis of numpy overhead for ten-odd numbers. Here the same
+    floats, ``(k·spacing + start) / scale``, in the same order, and the same test (``|a − b| ≤
+    spacing/scale·0.01``: ``np.isclose`` with ``rtol = 0`` on finite values) in plain Python.
+    """
+    lo, hi = sorted((lo, hi))
+    scale = axis.scale
+    lo *= scale
+    hi *= scale
+    ticks: list[tuple[float, list[float]]] = []
+    seen: list[float] = []  # sorted: the values nearest v are beside its place
+    for spacing, offset in axis.tickSpacing(lo, hi, size):
+        start = (math.ceil((lo - offset) / spacing) * spacing) + offset
+        num = int((hi - start) / spacing) + 1
+        atol = spacing / scale * 0.01
+        values = []
+        for k in range(max(num, 0)):
+            v = (k * spacing + start) / scale
+            at = bisect.bisect_left(seen, v)
+            if (at < len(seen) and abs(seen[at] - v) <= atol) or (
+                at > 0 and abs(seen[at - 1] - v) <= atol
+            ):
+                continue
+            values.append(v)
+        seen = sorted(seen + values)
+        ticks.append((spacing / scale, values))
+    return ticks
+
+
+def heat_title(head: int, slope: float) -> str:
+    """The bias matrix's title: short enough to fit its plot unscaled at the default size
+    whatever the head and slope."""
+    return f"Bias of head {head}: −m·(i − j), m = {sig(slope, 4)}"
+
+
 class MaskCover(QGraphicsPolygonItem):
     """A filled polygon without outline, its edges not antialiased: the cells it covers end on
     the same pixels as the image's cells (no blended seam along the diagonal)."""

@@ -120,13 +120,10 @@ def _attention(v: Inputs) -> dict[str, Any]:
 
 @lru_cache(maxsize=8)
 def _attention_of(slope: float, n: int, i: int, mode: str, seed: int) -> dict[str, Any]:
-    from posenc_gui.core import causal_softmax_row, nearest_keys_holding
-
-    logits = content_logits(mode, seed, n)
-    plain = causal_softmax_row(logits, i, 0.0)
-    biased = causal_softmax_row(logits, i, slope)
+    logits, plain, biased, spans = _attention_rows(slope, i, mode, seed)
+    plain, biased = plain[:n], biased[:n]
     out: dict[str, Any] = {
-        "content_logits": logits.tolist(),
+        "content_logits": logits[:n].tolist(),
         "weights_without_bias": plain.tolist(),
         "weights_with_bias": biased.tolist(),
         "weight_sum_without_bias": float(plain.sum()),
@@ -134,11 +131,32 @@ def _attention_of(slope: float, n: int, i: int, mode: str, seed: int) -> dict[st
         "self_weight_without_bias": float(plain[i]),
         "self_weight_with_bias": float(biased[i]),
     }
+    out.update(spans)
+    return out
+
+
+@lru_cache(maxsize=8)
+def _attention_rows(
+    slope: float, i: int, mode: str, seed: int
+) -> tuple[Tensor, Tensor, Tensor, dict[str, int]]:
+    """The content logits and both softmax rows of query ``i`` over :data:`MAX_POSITIONS` keys,
+    and the spans of the nearest keys holding each share of the weight.
+
+    The softmax reads the keys ``0 … i`` only (the keys after the query get 0) and the logits
+    of a shorter sequence are the first ones of the longest: the rows of ``n > i`` keys are
+    the first ``n`` numbers of these, bit for bit. A length step then slices them (no softmax
+    computed anew)."""
+    from posenc_gui.core import causal_softmax_row, nearest_keys_holding
+
+    logits = content_logits(mode, seed, MAX_POSITIONS)
+    plain = causal_softmax_row(logits, i, 0.0)
+    biased = causal_softmax_row(logits, i, slope)
+    spans: dict[str, int] = {}
     for f in SPAN_FRACTIONS:
         pct = round(100 * f)
-        out[f"keys_holding_{pct}_without_bias"] = nearest_keys_holding(plain, i, f)
-        out[f"keys_holding_{pct}_with_bias"] = nearest_keys_holding(biased, i, f)
-    return out
+        spans[f"keys_holding_{pct}_without_bias"] = nearest_keys_holding(plain, i, f)
+        spans[f"keys_holding_{pct}_with_bias"] = nearest_keys_holding(biased, i, f)
+    return logits, plain, biased, spans
 
 
 def _rope_curves(

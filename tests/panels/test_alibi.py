@@ -458,3 +458,106 @@ def test_a_new_title_of_the_same_height_is_set_in_place_as_the_house_sets_it(
     panel.refresh_now()
     assert "(head 2 bold)" in plot.posenc_title
     assert "head 2" in label.item.toPlainText()
+
+
+def test_the_bias_matrix_title_keeps_its_height_over_heads_and_lengths(qtbot: QtBot) -> None:
+    """Every title of the bias matrix fits its plot unscaled at the render size: a head or
+    length step sets the title in place and asks the plot for no layout pass (a title scaled
+    to fit changes height with its length)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    from posenc_gui.core import alibi_rule
+    from posenc_gui.panels.alibi import heat_title
+    from posenc_gui.widgets import styled
+
+    panel = shown(qtbot, heads=64, head=64, positions=512, query=511)
+    QApplication.processEvents()
+    item = panel.heat_plot.getPlotItem()
+    label = item.titleLabel
+    assert "512" not in panel.heat_plot.posenc_title  # the axes give the length
+    titles = {heat_title(h + 1, m) for n in range(1, MAX_HEADS + 1)
+              for h, m in enumerate(alibi_rule(n).slopes)}  # fmt: skip
+    for title in sorted(titles, key=len)[-40:]:
+        styled.retitle(panel.book, panel.heat_plot, title)
+        assert label.item.scale() == 1.0, title
+    requests = []
+
+    class Counter(QObject):
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.LayoutRequest and obj is item:
+                requests.append(panel.heat_plot.posenc_title)
+            return False
+
+    counter = Counter()
+    app = QApplication.instance()
+    app.installEventFilter(counter)
+    try:
+        steps = (("head", 9), ("head", 37), ("positions", 8), ("heads", 5), ("head", 1),
+                 ("positions", 300), ("heads", 64), ("head", 63))  # fmt: skip
+        for name, value in steps:
+            panel.state.set(name, value)
+            panel.refresh_now()
+            QApplication.processEvents()
+            assert label.item.scale() == 1.0, panel.heat_plot.posenc_title
+    finally:
+        app.removeEventFilter(counter)
+    assert requests == []
+
+
+def test_fast_tick_values_are_pyqtgraphs(qtbot: QtBot) -> None:
+    """Every axis of the tab takes its ticks from plain Python: the same levels and floats
+    as pyqtgraph's numpy code, for linear axes of any range, direction and length."""
+    import pyqtgraph as pg
+
+    from posenc_gui.panels.alibi import linear_tick_values
+
+    panel = shown(qtbot)
+    plots = (panel.heat_plot, panel.bias_plot, panel.att_plot, panel.cmp_plot)
+    axes = [p.getAxis(side) for p in plots for side in ("left", "bottom")]
+    axes.append(panel.heat_bar.getAxis("right"))
+    rng = np.random.default_rng(3)
+    for axis in axes:
+        assert axis.tickValues.__name__ == "tick_values"  # the fast one is installed
+        for _ in range(60):
+            lo, hi = sorted(rng.choice([-1, 1]) * 10.0 ** rng.uniform(-3, 3, size=2))
+            size = float(rng.uniform(40, 900))
+            for a, b in ((lo, hi), (hi, lo), (0.0, float(rng.integers(8, 513))), (-8.0, 0.0)):
+                assert linear_tick_values(axis, a, b, size) == pg.AxisItem.tickValues(
+                    axis, a, b, size
+                ), (a, b, size)
+
+
+def test_a_query_step_draws_the_attention_numbers_over_the_text(qtbot: QtBot) -> None:
+    """With zero logits the read-out writes 1/(i+1) as one value ("1/64"): no value sits right
+    after the leaning "/", so a query step whose numbers keep their width draws them over the
+    laid-out text (no edit of the document, no layout)."""
+    panel = shown(qtbot, query=63)
+    QApplication.processEvents()
+    label = panel.att_label
+    for q in (62, 61, 57):
+        parsed, over = label.parsed, label.drawn_over
+        panel.state.set("query", q)
+        panel.refresh_now()
+        QApplication.processEvents()
+        assert (label.parsed, label.drawn_over) == (parsed, over + 1), q
+    assert f"1/(i+1) = 1/{57 + 1} = {1 / 58:.4f}" in strip_tags(label.text())
+
+
+def test_a_heads_step_that_keeps_the_heads_slope_leaves_its_plots_alone(qtbot: QtBot) -> None:
+    """Head 4 has slope 2⁻⁴ for 9 … 15 heads (p = 8): a step among them draws the new lines
+    of every head and the slopes, not the bias matrix nor the comparison, and their data are
+    recorded all the same."""
+    panel = shown(qtbot, heads=12, head=4)
+    QApplication.processEvents()
+    before = panel.data()["heatmap"]["bias"].values.copy()
+    for heads in (13, 9, 15):
+        counts = _plot_paints(panel, lambda n=heads: panel.state.set("heads", n))
+        assert counts["bias_matrix_plot"] == counts["comparison_plot"] == 0, (heads, counts)
+        assert counts["attention_plot"] == 0, (heads, counts)
+        assert counts["bias_distance_plot"] == 1, (heads, counts)
+        data = panel.data()
+        assert np.array_equal(data["heatmap"]["bias"].values, before)
+        assert data["comparison_alibi"]["alibi_line"].values[-1] == pytest.approx(-63 / 16)
+    counts = _plot_paints(panel, lambda: panel.state.set("heads", 16))  # p = 16: 2⁻² now
+    assert counts == dict.fromkeys(counts, 1), counts
+    assert panel.data()["heatmap"]["bias"].values[63, 0] == pytest.approx(-63 / 4)

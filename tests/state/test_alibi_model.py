@@ -124,3 +124,28 @@ def test_a_length_step_slices_the_rope_curves_of_the_longest_axis() -> None:
     got = readouts(dim=32, base=777.0, correlation=0.65, samples=48, seed=11, positions=300)
     direct_shift = (direct[0][:300] - direct[0][0]).tolist()
     assert got["rope_expected_shift"] == direct_shift
+
+
+@pytest.mark.parametrize("logits", ["zero", "random"])
+def test_a_length_step_slices_the_attention_rows_computed_once(logits: str) -> None:
+    """The attention read-out of ``n`` keys is the first ``n`` numbers of the longest rows (the
+    softmax reads keys ``0 … i`` only), bit for bit what the core computes at ``n``; a new
+    length for the same query computes no softmax anew."""
+    from posenc_gui.core import causal_softmax_row, nearest_keys_holding
+    from posenc_gui.state import alibi as state_alibi
+
+    slope, i = 2.0**-1.5, 20
+    state_alibi._attention_of.cache_clear()
+    state_alibi._attention_rows.cache_clear()
+    for n in (21, 64, 37, 512, 100):
+        got = readouts(heads=12, head=10, positions=n, query=i, logits=logits, seed=3)
+        s = content_logits(logits, 3, n)
+        plain, biased = causal_softmax_row(s, i, 0.0), causal_softmax_row(s, i, slope)
+        assert got["content_logits"] == s.tolist()
+        assert got["weights_without_bias"] == plain.tolist()
+        assert got["weights_with_bias"] == biased.tolist()
+        assert got["weight_sum_with_bias"] == float(biased.sum())
+        assert got["weight_sum_without_bias"] == float(plain.sum())
+        assert got["self_weight_with_bias"] == float(biased[i])
+        assert got["keys_holding_90_with_bias"] == nearest_keys_holding(biased, i, 0.9)
+    assert state_alibi._attention_rows.cache_info().misses == 1
