@@ -20,7 +20,6 @@ Views and their inputs: ``slopes_text`` (heads); ``heatmap`` (heads, head, posit
 
 from __future__ import annotations
 
-import bisect
 import math
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -170,9 +169,6 @@ class AlibiPanel(Panel):
         for plot in (self.heat_plot, self.bias_plot, self.att_plot, self.cmp_plot):
             styled.cache_texts(plot)
             styled.render_in_colour(plot)
-            for side in ("left", "bottom"):
-                _fast_ticks(plot.getAxis(side))
-        _fast_ticks(self.heat_bar.getAxis("right"))
         #: Lines whose pixels are kept only while a step leaves them alone (see flush).
         self.kept_lines = (
             self.query_row, self.other_lines, self.head_line, self.plain_curve,
@@ -496,54 +492,6 @@ class AlibiPanel(Panel):
 
 
 # -- helpers -------------------------------------------------------------------------------------
-def _fast_ticks(axis: pg.AxisItem) -> None:
-    """Give ``axis`` the tick values of :func:`linear_tick_values` (a log axis keeps
-    pyqtgraph's)."""
-
-    def tick_values(lo: float, hi: float, size: float) -> list[tuple[float, list[float]]]:
-        if axis.logMode:
-            found: list[tuple[float, list[float]]] = pg.AxisItem.tickValues(axis, lo, hi, size)
-            return found
-        return linear_tick_values(axis, lo, hi, size)
-
-    axis.tickValues = tick_values
-
-
-def linear_tick_values(
-    axis: pg.AxisItem, lo: float, hi: float, size: float
-) -> list[tuple[float, list[float]]]:
-    """``pg.AxisItem.tickValues`` of a linear axis: the same numbers without numpy.
-
-    A new range (each length step changes seven of this tab's axes) asks pyqtgraph for its
-    ticks: an ``np.arange`` per level and an all-pairs ``np.isclose`` against the coarser
-    levels' values, ~0.1–0.2 ms an axis of numpy overhead for ten-odd numbers. Here the same
-    floats, ``(k·spacing + start) / scale``, in the same order, and the same test (``|a − b| ≤
-    spacing/scale·0.01``: ``np.isclose`` with ``rtol = 0`` on finite values) in plain Python.
-    """
-    lo, hi = sorted((lo, hi))
-    scale = axis.scale
-    lo *= scale
-    hi *= scale
-    ticks: list[tuple[float, list[float]]] = []
-    seen: list[float] = []  # sorted: the values nearest v are beside its place
-    for spacing, offset in axis.tickSpacing(lo, hi, size):
-        start = (math.ceil((lo - offset) / spacing) * spacing) + offset
-        num = int((hi - start) / spacing) + 1
-        atol = spacing / scale * 0.01
-        values = []
-        for k in range(max(num, 0)):
-            v = (k * spacing + start) / scale
-            at = bisect.bisect_left(seen, v)
-            if (at < len(seen) and abs(seen[at] - v) <= atol) or (
-                at > 0 and abs(seen[at - 1] - v) <= atol
-            ):
-                continue
-            values.append(v)
-        seen = sorted(seen + values)
-        ticks.append((spacing / scale, values))
-    return ticks
-
-
 def heat_title(head: int, slope: float) -> str:
     """The bias matrix's title: short enough to fit its plot unscaled at the default size
     whatever the head and slope."""

@@ -13,6 +13,7 @@ segments (``segmentedLineMode``).
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import OrderedDict
@@ -1418,6 +1419,42 @@ def _draw_specs(axis: pg.AxisItem, p: QPainter, outer: QRectF) -> Any:
     return axis_spec, tick_specs, text_specs
 
 
+def linear_tick_values(
+    axis: pg.AxisItem, lo: float, hi: float, size: float
+) -> list[tuple[float, list[float]]]:
+    """``pg.AxisItem.tickValues`` of a linear axis: the same numbers without numpy.
+
+    A new range asks pyqtgraph for its ticks: an ``np.arange`` per level and an all-pairs
+    ``np.isclose`` against the coarser levels' values, ~0.1–0.2 ms an axis of numpy overhead
+    for ten-odd numbers (a length step of the ALiBi tab sets seven axes). Here the same
+    floats, ``(k·spacing + start) / scale``, in the same order, and the same test (``|a − b|
+    ≤ spacing/scale·0.01``: ``np.isclose`` with ``rtol = 0`` on finite values) in plain
+    Python, against the nearest earlier values only (kept sorted).
+    """
+    lo, hi = sorted((lo, hi))
+    scale = axis.scale
+    lo *= scale
+    hi *= scale
+    ticks: list[tuple[float, list[float]]] = []
+    seen: list[float] = []  # sorted: the values nearest v are beside its place
+    for spacing, offset in axis.tickSpacing(lo, hi, size):
+        start = (math.ceil((lo - offset) / spacing) * spacing) + offset
+        num = int((hi - start) / spacing) + 1
+        atol = spacing / scale * 0.01
+        values = []
+        for k in range(max(num, 0)):
+            v = (k * spacing + start) / scale
+            at = bisect.bisect_left(seen, v)
+            if (at < len(seen) and abs(seen[at] - v) <= atol) or (
+                at > 0 and abs(seen[at - 1] - v) <= atol
+            ):
+                continue
+            values.append(v)
+        seen = sorted(seen + values)
+        ticks.append((spacing / scale, values))
+    return ticks
+
+
 def fast_axis_lines(axis: pg.AxisItem) -> None:
     """Paint ``axis``'s straight lines (axis line, ticks and grid lines) as 1-px rectangles.
 
@@ -1431,6 +1468,7 @@ def fast_axis_lines(axis: pg.AxisItem) -> None:
     The axis also keeps the drawings (specs, lines, labels' picture) of the last
     :data:`AXIS_DRAWINGS_KEPT` keys (:func:`axis_key`) it drew: a range it shows again is
     blitted from them instead of generating its ticks and labels anew (~1 ms of Python an axis).
+    A linear axis picks its tick values with :func:`linear_tick_values`.
     """
     kept: OrderedDict[tuple[Any, ...], tuple[QPicture, list[Any]]] = OrderedDict()
     no_pen = QPen(Qt.PenStyle.NoPen)
@@ -1446,8 +1484,16 @@ def fast_axis_lines(axis: pg.AxisItem) -> None:
         strings = pg.AxisItem.logTickStrings(axis, values, scale, spacing)
         return [t.replace("-", MINUS) for t in strings]
 
+    def tick_values(lo: float, hi: float, size: float) -> list[tuple[float, list[float]]]:
+        if axis.logMode:
+            found: list[tuple[float, list[float]]] = pg.AxisItem.tickValues(axis, lo, hi, size)
+            return found
+        return linear_tick_values(axis, lo, hi, size)
+
     if axis.tickStrings.__func__ is pg.AxisItem.tickStrings:  # not set by a panel already
         axis.tickStrings = tick_strings
+    if axis.tickValues.__func__ is pg.AxisItem.tickValues:
+        axis.tickValues = tick_values
     axis.logTickStrings = log_tick_strings
 
     def draw_picture(p: QPainter, axis_spec: Any, tick_specs: Any, text_specs: Any) -> None:

@@ -504,29 +504,6 @@ def test_the_bias_matrix_title_keeps_its_height_over_heads_and_lengths(qtbot: Qt
     assert requests == []
 
 
-def test_fast_tick_values_are_pyqtgraphs(qtbot: QtBot) -> None:
-    """Every axis of the tab takes its ticks from plain Python: the same levels and floats
-    as pyqtgraph's numpy code, for linear axes of any range, direction and length."""
-    import pyqtgraph as pg
-
-    from posenc_gui.panels.alibi import linear_tick_values
-
-    panel = shown(qtbot)
-    plots = (panel.heat_plot, panel.bias_plot, panel.att_plot, panel.cmp_plot)
-    axes = [p.getAxis(side) for p in plots for side in ("left", "bottom")]
-    axes.append(panel.heat_bar.getAxis("right"))
-    rng = np.random.default_rng(3)
-    for axis in axes:
-        assert axis.tickValues.__name__ == "tick_values"  # the fast one is installed
-        for _ in range(60):
-            lo, hi = sorted(rng.choice([-1, 1]) * 10.0 ** rng.uniform(-3, 3, size=2))
-            size = float(rng.uniform(40, 900))
-            for a, b in ((lo, hi), (hi, lo), (0.0, float(rng.integers(8, 513))), (-8.0, 0.0)):
-                assert linear_tick_values(axis, a, b, size) == pg.AxisItem.tickValues(
-                    axis, a, b, size
-                ), (a, b, size)
-
-
 def test_a_query_step_draws_the_attention_numbers_over_the_text(qtbot: QtBot) -> None:
     """With zero logits the read-out writes 1/(i+1) as one value ("1/64"): no value sits right
     after the leaning "/", so a query step whose numbers keep their width draws them over the

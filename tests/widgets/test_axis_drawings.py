@@ -248,3 +248,27 @@ def test_house_axes_draw_the_specs_pyqtgraph_draws(qtbot: QtBot) -> None:
                             (side, grid, log, manual, lo, hi),
                         )
     assert compared > 500  # labels were compared, not only empty lists
+
+
+def test_linear_axes_pick_pyqtgraphs_tick_values(qtbot: QtBot) -> None:
+    """Every house axis (plot sides, colour bar) takes its linear ticks from plain Python: the
+    same levels and floats as pyqtgraph's numpy code, for any range, direction and length; a
+    log axis keeps pyqtgraph's."""
+    book = style_mod.StyleBook(style_mod.Style())
+    plot = styled.plot(book, None, "p", "t", "x", "y")
+    qtbot.addWidget(plot)
+    _, bar = styled.heatmap(book, plot)
+    axes = [plot.getAxis("left"), plot.getAxis("bottom"), bar.getAxis("right")]
+    rng = np.random.default_rng(3)
+    for axis in axes:
+        assert axis.tickValues.__name__ == "tick_values"  # the house's is installed
+        for _ in range(60):
+            lo, hi = sorted(rng.choice([-1, 1]) * 10.0 ** rng.uniform(-3, 3, size=2))
+            size = float(rng.uniform(40, 900))
+            for a, b in ((lo, hi), (hi, lo), (0.0, float(rng.integers(8, 513))), (-8.0, 0.0)):
+                want = pg.AxisItem.tickValues(axis, a, b, size)
+                assert styled.linear_tick_values(axis, a, b, size) == want, (a, b, size)
+                assert axis.tickValues(a, b, size) == want
+    log_axis = plot.getAxis("left")
+    plot.setLogMode(y=True)
+    assert log_axis.tickValues(0.0, 3.0, 300.0) == pg.AxisItem.tickValues(log_axis, 0.0, 3.0, 300.0)
