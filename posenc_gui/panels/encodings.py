@@ -608,12 +608,24 @@ class EncodingsPanel(Panel):
 # -- helpers -------------------------------------------------------------------------------------
 #: Panels collected while nobody referred to them, deleted at the next event-loop turn.
 def _polylines(x: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One :class:`styled.PixelCurve` data set for the rows of ``ys`` over ``x``: the points
-    one row after the other, no segment from the end of a row to the start of the next."""
+    """One :class:`styled.PixelCurve` data set for the rows of ``ys`` over ``x`` (increasing):
+    the points one row after the other, no segment from the end of a row to the start of the
+    next. A point in a straight run (on the line through its neighbours: a naive or normalized
+    row, a flat stretch of a bit) is left out: the run is one segment, the same line with no
+    joints drawn over each other (a row of the naive table: one segment, not ``L − 1``)."""
     rows, n = ys.shape
-    connect = np.ones((rows, n), dtype=bool)
-    connect[:, -1] = False
-    return np.tile(x, rows), ys.ravel(), connect.ravel()
+    keep = np.ones((rows, n), dtype=bool)
+    if n > 2:
+        dx = np.diff(x)
+        slopes = np.diff(ys, axis=1) / dx  # (rows, n − 1)
+        scale = np.maximum(np.abs(slopes[:, 1:]), np.abs(slopes[:, :-1]))
+        # inner points where the slope goes on unchanged (to round-off)
+        straight = np.abs(slopes[:, 1:] - slopes[:, :-1]) <= 1e-9 * np.maximum(scale, 1e-300)
+        keep[:, 1:-1] = ~straight
+    counts = keep.sum(axis=1)
+    connect = np.ones(int(counts.sum()), dtype=bool)
+    connect[np.cumsum(counts) - 1] = False  # the last point of each row
+    return np.broadcast_to(x, (rows, n))[keep], ys[keep], connect
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -461,3 +461,26 @@ def test_a_length_step_retitles_the_plots_in_place(qtbot: QtBot) -> None:
         assert fast[0] == house[0] and fast[3] == house[3]
         assert fast[1] == pytest.approx(house[1])
         assert fast[2].x() == pytest.approx(house[2].x()) and fast[2].y() == house[2].y()
+
+
+# -- paint mechanisms ------------------------------------------------------------------------------
+def test_a_straight_run_of_a_wave_is_one_segment(qtbot: QtBot) -> None:
+    """Waves are drawn through the points where the slope changes only: a naive row is one
+    segment, a bit one segment per flat stretch or edge, a sinusoidal row every point; the
+    segments pass through every value of the table."""
+    from posenc_gui.panels.encodings import BAND, _polylines
+
+    x = np.arange(10.0)
+    rows = np.array([3.0 * x + 1.0, [0, 0, 0, 1, 1, 0, 0, 0, 0, 1.0], np.sin(x)])
+    xs, ys, connect = _polylines(x, rows)
+    ends = np.flatnonzero(~connect)
+    assert list(ends) == [1, 1 + 7, 1 + 7 + 10]  # 2, 7 (0, 2, 3, 4, 5, 8, 9) and 10 points
+    starts = np.concatenate([[0], ends[:-1] + 1])
+    for row, a, b in zip(rows, starts, ends, strict=True):  # each row's line holds its values
+        assert np.allclose(np.interp(x, xs[a : b + 1], ys[a : b + 1]), row)
+    panel = shown(qtbot, scheme="naive", positions=300)
+    QApplication.processEvents()
+    xs, ys = panel.wave_lines.getData()
+    assert len(xs) == 2 * WAVES  # eight straight lines, one segment each
+    assert np.array_equal(xs, np.tile([0.0, 299.0], WAVES))
+    assert np.allclose(ys[::2] - np.arange(WAVES), BAND)  # p = 0 at the bottom of each band
