@@ -86,6 +86,26 @@ def _inverse_frequencies(dim: int, base: float) -> Tensor:
     return torch.pow(torch.tensor(base, dtype=torch.float64), -exponents)
 
 
+def inverse_frequency(dim: int, base: float, pair: int) -> float:
+    """``ω_pair = base^(-2·pair/dim)``: the float equal to ``float(inverse_frequencies(dim,
+    base)[pair])``, without building and cloning the whole tensor.
+
+    A slider step reads one pair's frequency several times (read-outs of a column, a cell, a
+    turn count); each read of :func:`inverse_frequencies` validated and cloned ``dim/2`` values.
+    """
+    values = _inverse_frequency_values(check_even_dim(dim), check_base(base))
+    pair = check_int(pair, "pair")
+    if not 0 <= pair < len(values):
+        raise ValueError(f"pair must be in [0, {len(values)}), got {pair}")
+    return values[pair]
+
+
+@functools.lru_cache(maxsize=16)
+def _inverse_frequency_values(dim: int, base: float) -> tuple[float, ...]:
+    """The cached frequencies of :func:`_inverse_frequencies` as Python floats."""
+    return tuple(_inverse_frequencies(dim, base).tolist())
+
+
 def wavelengths(dim: int, base: float = 10000.0) -> Tensor:
     """Wavelengths ``λ_i = 2π / ω_i`` (in positions) of the sinusoidal / RoPE frequencies.
 

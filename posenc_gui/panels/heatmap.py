@@ -142,6 +142,16 @@ def position_bins(
     return first, np.maximum(last, first), start, extent
 
 
+def _exact_run(first: np.ndarray, last: np.ndarray) -> bool:
+    """Whether pixel columns ``first … last`` are one position each, consecutive ones."""
+    n = len(first)
+    return (
+        n > 0
+        and (first is last or np.array_equal(first, last))
+        and int(first[-1]) - int(first[0]) == n - 1
+    )
+
+
 def colour_index(values: torch.Tensor) -> np.ndarray:
     """Colour-map indices (uint8, 0…255) of values on the fixed scale [−1, 1].
 
@@ -388,8 +398,10 @@ def _draw_directly(*items: QGraphicsItem) -> None:
     The position curves and the wavelength curves change with ``positions``, ``dim`` and
     ``base`` (and the selected column): cached, each such step fills a pixmap as large as
     the view, draws the curve into it and blends it onto the plot — ~0.3 ms more per curve
-    than drawing it. What moves over them (the crosshair, the markers) dirties only a few
-    pixels, which clip their drawing as much as they clip a blit.
+    than drawing it. A wavelength curve is one segment: what moves over it (the selected
+    pair's ring) redraws it for next to nothing. The position curves are many segments, each
+    stroked even where the repaint clips it away: they keep their pixels on the steps that
+    leave them alone (``kept_lines``).
     """
     for item in items:
         item.setCacheMode(QGraphicsItem.CacheMode.NoCache)
@@ -418,6 +430,17 @@ class StraightCurve(styled.PixelCurve):
         p.setRenderHint(QPainter.RenderHint.Antialiasing, bool(self.opts["antialias"]))
         p.setPen(self.opts["pen"])
         p.drawLine(line)
+
+
+def _span_text(positions: int) -> str:
+    """``0…L−1`` as one live value.
+
+    A :class:`~posenc_gui.widgets.styled.ReadoutLabel` draws a new value over the old one only
+    when the characters beside it are upright (``styled._UPRIGHT``: not "…" or "/"): written as
+    ``0…{L−1}`` with only ``L−1`` live, every ``positions`` step edited and re-laid out the
+    label; as one value it is drawn over whenever its width is unchanged.
+    """
+    return live(f"0…{integer(positions - 1)}")
 
 
 def _other(fn: str) -> str:
@@ -519,6 +542,13 @@ class HeatmapPanel(Panel):
         self.image_mean_over = 1.0
         self._image_rect = (0.0, 0.0, 1.0, 1.0)
         self._image_placed: tuple[Any, ...] | None = None
+        #: The last image rows computed: ((dim, base, layout), first, last, columns, means,
+        #: colour indices); see :meth:`_image_rows`.
+        self._kept_rows: tuple[Any, ...] | None = None
+        #: How many times the image's pixel means were computed (not taken from kept rows).
+        self.image_rows_computed = 0
+        #: Positions whose entries were computed to extend the kept rows (see _image_rows).
+        self.image_positions_added = 0
         #: Whether the position curves are drawn as min–max bands (faster than the pixels).
         self.curve_is_band = False
         #: Seconds spent in the last image recompute.
@@ -641,6 +671,10 @@ class HeatmapPanel(Panel):
         self.partner_curve = styled.pixel_curve(b, self.curve_plot, "cos", "line")
         self.sel_curve = styled.pixel_curve(b, self.curve_plot, "sin", "thick")
         _draw_directly(self.partner_curve, self.sel_curve)
+        # drawn directly on the steps that set them; a step that leaves them alone (a
+        # position: the crosshair and markers move over them) keeps their pixels and blits
+        # the strips it repaints, instead of stroking every segment again (Panel.kept_lines)
+        self.kept_lines = (self.partner_curve, self.sel_curve)
         # integer samples: one item per function (fixed colour; the selected one on top), so
         # that a step from a sine to a cosine column recolours nothing
         self.samples = {
@@ -949,15 +983,11 @@ class HeatmapPanel(Panel):
         aggregated = bool((last > first).any())
         # one row per shown column (the image's rows); a pixel covering one position is
         # that entry itself (the mean of one term)
-        table_t = sinusoidal_column_means(
-            torch.from_numpy(first), torch.from_numpy(last), torch.from_numpy(cols),
-            dim, base, layout=layout, columns_first=True,
-        )  # fmt: skip
+        table_t, self.image_index = self._image_rows(first, last, cols, dim, base, layout)
         self.image_first, self.image_last, self.image_dims = first, last, cols
         self.image_positions = (first + last) // 2
         self.image_table = table_t.numpy().T  # (pixel columns, shown columns), a view
         self.image_mean_over = xw / len(first)
-        self.image_index = colour_index(table_t)
         self._push_image()
         # the rect is a scale per image pixel: set it again whenever the shape changed too
         rect = (xs, ys, xw, yh)
@@ -974,6 +1004,72 @@ class HeatmapPanel(Panel):
         ctx.record("dims", cols, "dimension column of each pixel row")
         ctx.record("mean_over", self.image_mean_over, "positions per pixel column (mean)")
         self.last_view_seconds = time.perf_counter() - start_time
+
+    def _image_rows(
+        self,
+        first: np.ndarray,
+        last: np.ndarray,
+        cols: np.ndarray,
+        dim: int,
+        base: float,
+        layout: SinusoidalLayout,
+    ) -> tuple[torch.Tensor, np.ndarray]:
+        """The image's rows: the pixel means of columns ``cols`` (``(C, K)`` float64) and their
+        colour-map indices (uint8).
+
+        The last rows computed are kept: when only the set of shown columns changed (a
+        ``shown_dims`` step, a vertical pan or zoom within the columns computed) and the
+        columns asked for are among them, they are taken from those (a slice when
+        consecutive), not computed again (:attr:`image_rows_computed` counts computations).
+        Likewise when each pixel column shows one position (no means) and only the run of
+        positions changed (a ``positions`` step below the pixel count): fewer positions are
+        a slice of the kept entries, more positions from the same start compute only the
+        new ones (:attr:`image_positions_added` counts them).
+        """
+        kept = self._kept_rows
+        if (
+            kept is not None
+            and kept[0] == (dim, base, layout)
+            and np.array_equal(kept[1], first)
+            and np.array_equal(kept[2], last)
+            and len(cols)
+        ):
+            have = kept[3]
+            at = np.searchsorted(have, cols)
+            if int(at[-1]) < len(have) and np.array_equal(have[at], cols):
+                lo, n = int(at[0]), len(cols)
+                if int(at[-1]) - lo == n - 1:  # consecutive rows: views of the kept ones
+                    return kept[4][lo : lo + n], kept[5][lo : lo + n]
+                return kept[4][torch.from_numpy(at)], kept[5][at]
+        if (
+            kept is not None
+            and kept[0] == (dim, base, layout)
+            and _exact_run(first, last)
+            and _exact_run(kept[1], kept[2])
+            and np.array_equal(kept[3], cols)
+        ):
+            k0, k1, n0, n1 = int(kept[1][0]), int(kept[1][-1]), int(first[0]), int(first[-1])
+            if k0 <= n0 and n1 <= k1:  # fewer positions: columns of the kept entries
+                return kept[4][:, n0 - k0 : n1 - k0 + 1], kept[5][:, n0 - k0 : n1 - k0 + 1]
+            if n0 == k0 and n1 > k1:  # more positions: only the new ones computed
+                new = np.arange(k1 + 1, n1 + 1, dtype=np.int64)
+                more = sinusoidal_column_means(
+                    torch.from_numpy(new), torch.from_numpy(new), torch.from_numpy(cols),
+                    dim, base, layout=layout, columns_first=True,
+                )  # fmt: skip
+                table_t = torch.cat((kept[4], more), dim=1)
+                index = np.concatenate((kept[5], colour_index(more)), axis=1)
+                self.image_positions_added += len(new)
+                self._kept_rows = ((dim, base, layout), first, last, cols, table_t, index)
+                return table_t, index
+        table_t = sinusoidal_column_means(
+            torch.from_numpy(first), torch.from_numpy(last), torch.from_numpy(cols),
+            dim, base, layout=layout, columns_first=True,
+        )  # fmt: skip
+        index = colour_index(table_t)
+        self.image_rows_computed += 1
+        self._kept_rows = ((dim, base, layout), first, last, cols, table_t, index)
+        return table_t, index
 
     def _style_image(self, st: Style) -> None:
         lut = st.colormap("diverging").getLookupTable(nPts=256, alpha=True)
@@ -1033,7 +1129,7 @@ class HeatmapPanel(Panel):
         if self.image_mean_over > 1.0:
             note = (
                 "<b>Each pixel column = mean over "
-                f"~{live(integer(round(self.image_mean_over)))} "
+                f"{live(f'~{integer(round(self.image_mean_over))}')} "
                 "positions</b> <small>(one sampled position per pixel would alias into moiré "
                 "arcs; zoom in to see single positions)</small>"
             )
@@ -1051,7 +1147,7 @@ class HeatmapPanel(Panel):
             mean = float(self.image_table[r, rows[0]])
             html += (
                 "<br><small>its pixel column shows the mean over positions "
-                f"{live(integer(a))}…{live(integer(b))} "
+                f"{live(f'{integer(a)}…{integer(b)}')} "
                 f"({live(integer(b - a + 1))} positions): "
                 f"<b>{live(signed(mean))}</b></small>"
             )
@@ -1076,7 +1172,10 @@ class HeatmapPanel(Panel):
         dim, layout = int(values["dim"]), str(values["layout"])
         b = live(_base_text(float(values["base"])))
         p, j, fn = int(cell["position"]), int(cell["dimension"]), str(cell["function"])
-        i, e = live(int(cell["pair"])), live(int(cell["exponent"]))
+        i = live(int(cell["pair"]))
+        # ``2i/d`` as one value: a value next to the leaning "/" is not drawn over (see
+        # :func:`_span_text`), so a dim step would edit the label instead
+        ed = live(f"{int(cell['exponent'])}/{dim}")
         pt, jt = live(integer(p)), live(j)
         if layout == "interleaved":
             plus = "" if fn == "sin" else " + 1"
@@ -1089,7 +1188,7 @@ class HeatmapPanel(Panel):
             )
         return (
             span(st, fn, f"<b>PE[{pt}, {jt}]</b>")
-            + f" = {fn}({pt} · {b}<sup>−{e}/{live(dim)}</sup>) = {fn}({pt} · "
+            + f" = {fn}({pt} · {b}<sup>−{ed}</sup>) = {fn}({pt} · "
             f"{live(sig(float(cell['omega']), 4))}) = {fn}({live(num(float(cell['angle']), 4))})"
             f" = <b>{live(signed(float(cell['value'])))}</b>"
             f"<br><small>{where}; partner column {live(int(cell['partner']))} holds "
@@ -1220,7 +1319,7 @@ class HeatmapPanel(Panel):
             )
             + f", ω<sub>{live(pair)}</sub> = {live(sig(float(col['omega']), 5))}, λ = "
             f"{live(sig(float(col['selected_wavelength'])))}: {live(num(turns, 2))} turns over "
-            f"positions 0…{live(integer(positions - 1))}."
+            f"positions {_span_text(positions)}."
         )
         if self.curve_is_band:  # a second line either way: a label that grows re-lays out
             text += (
@@ -1267,17 +1366,28 @@ class HeatmapPanel(Panel):
         # axes are drawn again (and the view settled) only when these move, not at every dim
         x0, x1 = styled.positions_range(pairs, 0.02)
         ranges = (math.log10(2 * math.pi) - 0.25, math.ceil(2 * math.log10(top) + 1) / 2, x1)
-        if ranges != self._wl_ranges:  # re-setting unchanged ranges re-lays out the axes
+        old = self._wl_ranges
+        if ranges != old:  # re-setting unchanged ranges re-lays out the axes
             self._wl_ranges = ranges
-            self.wl_plot.setYRange(ranges[0], ranges[1], padding=0)
-            self.wl_plot.setXRange(min(x0, -0.5), x1, padding=0)
+            # one range update for the axes that move (x0 follows x1): a base or positions
+            # step moves the top only; two calls updated the view, its axes and the view's
+            # listeners twice
+            new_y = None if old is not None and old[:2] == ranges[:2] else ranges[:2]
+            new_x = None if old is not None and old[2] == x1 else (min(x0, -0.5), x1)
+            self.wl_plot.getViewBox().setRange(xRange=new_x, yRange=new_y, padding=0)
             _settle(self.wl_plot.getViewBox())
         if span_ != self._wl_span:  # a dim or base step leaves the line and its label alone
             self._wl_span = span_
             self.span_line.setVisible(span_ >= 1)
             if span_ >= 1:
-                self.span_line.setValue(math.log10(span_))
-                self.span_line.label.setFormat(f"last position L−1 = {integer(span_)}")
+                # the format first, without its own redraw: the move below redraws the label
+                # once (setFormat after it laid the old text out again first)
+                text, at = f"last position L−1 = {integer(span_)}", math.log10(span_)
+                if self.span_line.value() == at:  # no move (shown again): no redraw either
+                    self.span_line.label.setFormat(text)
+                else:
+                    self.span_line.label.format = text
+                    self.span_line.setValue(at)
         ctx.record("pair", i, "pair i")
         ctx.record("wavelength", lam, "λ_i = 2π/ω_i", "positions")
         ctx.record("span", span_, "last position L−1", "positions")
@@ -1294,7 +1404,7 @@ class HeatmapPanel(Panel):
         k, n, never = (int(spec[key]) for key in ("full_turn_pairs", "pairs", "never_turn_pairs"))
         self.turns_label.set_html(
             span(st, "accent", f"<b>{live(k)} of {live(n)} pairs</b>")
-            + f" complete ≥ 1 full turn within positions 0…{live(integer(positions - 1))} "
+            + f" complete ≥ 1 full turn within positions {_span_text(positions)} "
             "(λ<sub>i</sub> ≤ L−1); " + span(st, "third", f"<b>{live(never)}</b>") + " never do."
         )
         ctx.record("full_turn_pairs", k, "pairs with ≥ 1 full turn")
@@ -1319,8 +1429,8 @@ class HeatmapPanel(Panel):
             )
         self.formula_label.set_html(
             f"Layout {this}; &nbsp; ω<sub>i</sub> = base<sup>−2i/d</sup> = "
-            f"{live(b)}<sup>−2i/{live(dim)}</sup>, i = 0…{live(half - 1)}; &nbsp; positions "
-            f"p = 0…{live(integer(positions - 1))}. Colour scale fixed to [−1, 1]."
+            f"{live(b)}<sup>−{live(f'2i/{dim}')}</sup>, i = {live(f'0…{half - 1}')}; &nbsp; "
+            f"positions p = {_span_text(positions)}. Colour scale fixed to [−1, 1]."
         )
         ctx.record("base", v.as_float("base"), "base")
 

@@ -74,9 +74,9 @@ def _layout(v: Inputs) -> Literal["interleaved", "concat"]:
 
 def _omega(dim: int, base: float, pair: int) -> float:
     """``ω_i = base^(−2i/d)`` (float64, the same number as ``core.inverse_frequencies``)."""
-    from posenc_gui.core.sinusoidal import inverse_frequencies
+    from posenc_gui.core.sinusoidal import inverse_frequency
 
-    return float(inverse_frequencies(dim, base)[pair])
+    return inverse_frequency(dim, base, pair)
 
 
 def cell(values: Mapping[str, Value], position: int, dimension: int) -> dict[str, Any]:

@@ -186,3 +186,16 @@ def test_positional_encoding_module() -> None:
         mod(torch.zeros(1, 41, 16))
     with pytest.raises(ValueError, match="d_model"):
         mod(torch.zeros(1, 5, 15))
+
+
+def test_inverse_frequency_is_the_tensors_entry() -> None:
+    from posenc_gui.core.sinusoidal import inverse_frequency
+
+    for dim, base in ((2, 10000.0), (128, 10000.0), (130, 2.5), (4096, 1e6)):
+        omega = inverse_frequencies(dim, base)
+        for pair in {0, dim // 4, dim // 2 - 1}:
+            assert inverse_frequency(dim, base, pair) == float(omega[pair])
+    with pytest.raises(ValueError):
+        inverse_frequency(128, 10000.0, 64)
+    with pytest.raises(ValueError):
+        inverse_frequency(127, 10000.0, 0)

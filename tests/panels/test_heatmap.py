@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QPushButton, QSlider, QSp
 from pytestqt.qtbot import QtBot
 
 from posenc_gui import cli, core
+from posenc_gui.core.sinusoidal import sinusoidal_column_means
 from posenc_gui.panels.heatmap import MAX_SAMPLES, HeatmapPanel, axis_samples, position_bins
 from posenc_gui.state import ParamState
 from posenc_gui.state.heatmap import HeatmapModel
@@ -778,17 +779,18 @@ def test_a_shrinking_extent_paints_the_heatmap_once(panel: HeatmapPanel) -> None
 def test_the_span_line_is_set_only_when_the_span_changes(panel: HeatmapPanel) -> None:
     panel.refresh_now()
     values = _count_calls(panel.span_line, "setValue")
-    formats = _count_calls(panel.span_line.label, "setFormat")
+    texts = _count_calls(panel.span_line.label, "setText")
     for dim in (130, 200, 64):
         panel.state.set("dim", dim)
         panel.refresh_now()
     panel.state.set("base", 500.0)
     panel.refresh_now()
-    assert not values and not formats
+    assert not values and not texts
     panel.state.set("positions", 1000)
     panel.refresh_now()
-    assert len(values) == len(formats) == 1
+    assert len(values) == len(texts) == 1  # the label laid out once, with the new text
     assert panel.span_line.label.format == "last position L−1 = " + integer(999)
+    assert panel.span_line.label.toPlainText() == "last position L−1 = " + integer(999)
 
 
 def test_fast_axis_specs_are_pyqtgraphs(panel: HeatmapPanel) -> None:
@@ -1066,3 +1068,156 @@ def test_readouts_draw_dimension_steps_over_their_text(panel: HeatmapPanel) -> N
     text = label.text()
     assert "28 = sin of pair i = 14" in text and "29 (cos)" in text
     assert f"{w:.5f}" in text  # ω with five significant digits
+
+
+def _paint(label: styled.ReadoutLabel) -> None:
+    label.render(QImage(label.size(), QImage.Format.Format_ARGB32_Premultiplied))
+
+
+def test_span_and_dimension_values_are_drawn_over_the_labels(panel: HeatmapPanel) -> None:
+    """``0…L−1`` and ``2i/d`` are single values (the "…" and "/" beside a value lean into its
+    box, which keeps it from being drawn over): a ``positions`` or ``dim`` step that keeps
+    their widths draws them over the formula, turns and curve labels, without an edit."""
+    panel.state.update({"positions": 150, "dim": 128, "base": 10000.0, "dimension": 12})
+    panel.refresh_now()
+    labels = (panel.formula_label, panel.turns_label, panel.curve_label)
+    for label in labels:
+        _paint(label)
+    before = [(label.drawn_over, label.parsed) for label in labels]
+    panel.state.set("positions", 160)  # 0…149 → 0…159: as wide
+    panel.refresh_now()
+    after = [(label.drawn_over, label.parsed) for label in labels]
+    assert [a[0] - b[0] for a, b in zip(after, before, strict=True)] == [1, 1, 1]
+    assert [a[1] for a in after] == [b[1] for b in before]
+    assert "p = 0…159." in panel.formula_label.text()
+    assert "within positions 0…159 " in panel.turns_label.text()
+    assert "turns over positions 0…159." in panel.curve_label.text()
+    formula = panel.formula_label
+    _paint(formula)
+    drawn, parsed = formula.drawn_over, formula.parsed
+    panel.state.set("dim", 130)  # 2i/128 → 2i/130, i = 0…63 → 0…64: as wide
+    panel.refresh_now()
+    assert formula.drawn_over == drawn + 1 and formula.parsed == parsed
+    assert "<sup>−2i/130</sup>, i = 0…64;" in formula.text()
+
+
+def test_hover_formula_shows_the_exponent_as_one_value(panel: HeatmapPanel) -> None:
+    panel.state.update({"position": 5, "dimension": 7, "dim": 16, "layout": "interleaved"})
+    panel.refresh_now()
+    # column 7: pair 3, 2i = 6
+    assert f"{integer(10000)}<sup>−6/16</sup>" in panel.hover_label.text()
+
+
+def test_a_shown_dims_step_takes_the_image_rows_it_has(panel: HeatmapPanel) -> None:
+    """The rows of every column are kept: fewer shown columns are a slice of them (no pixel
+    means computed), the same numbers as computed afresh."""
+    panel.state.update({"positions": 5000, "dim": 128, "shown_dims": 0})
+    panel.refresh_now()
+    computed = panel.image_rows_computed
+    for shown in (100, 40, 7, 128):
+        panel.state.set("shown_dims", shown)
+        panel.refresh_now()
+        expected = sinusoidal_column_means(
+            torch.from_numpy(panel.image_first), torch.from_numpy(panel.image_last),
+            torch.from_numpy(panel.image_dims), 128, 10000.0,
+        )  # fmt: skip
+        assert panel.image_dims.tolist() == list(range(shown))
+        np.testing.assert_allclose(panel.image_table, expected.numpy(), rtol=0, atol=1e-15)
+        index = np.clip(np.floor((panel.image_table.T + 1.0) * 128.0), 0, 255).astype(np.uint8)
+        np.testing.assert_array_equal(panel.image_index, index)
+    assert panel.image_rows_computed == computed
+    panel.state.set("base", 500.0)  # other numbers: computed again
+    panel.refresh_now()
+    assert panel.image_rows_computed == computed + 1
+
+
+def test_kept_image_rows_serve_any_subset_of_their_columns(panel: HeatmapPanel) -> None:
+    panel.refresh_now()
+    first, last, cols = panel.image_first, panel.image_last, panel.image_dims
+    computed = panel.image_rows_computed
+    subset = cols[1::3]
+    table, index = panel._image_rows(first, last, subset, 128, 10000.0, "interleaved")
+    assert panel.image_rows_computed == computed
+    np.testing.assert_array_equal(table.numpy(), panel.image_table.T[1::3])
+    np.testing.assert_array_equal(index, panel.image_index[1::3])
+    outside = np.array([0, 200], dtype=np.int64)  # a column it has not: computed
+    panel._image_rows(first, last, outside, 256, 10000.0, "interleaved")
+    assert panel.image_rows_computed == computed + 1
+
+
+def test_wavelength_ranges_move_in_one_update(panel: HeatmapPanel) -> None:
+    """A step that moves the wavelength plot's top (base) or both its ranges (dim) updates
+    its view once, with only the ranges that move."""
+    panel.state.update({"dim": 128, "base": 10000.0, "positions": 100})
+    panel.refresh_now()
+    vb = panel.wl_plot.getViewBox()
+    calls = _count_calls(vb, "setRange")
+    x_before = tuple(vb.viewRange()[0])
+    panel.state.set("base", 1e6)
+    panel.refresh_now()
+    assert len(calls) == 1 and dict(calls[0])["xRange"] is None
+    assert tuple(vb.viewRange()[0]) == x_before
+    top = max(2 * math.pi * 1e6 ** (126 / 128), 99.0)
+    assert vb.viewRange()[1][1] == math.ceil(2 * math.log10(top) + 1) / 2
+    calls.clear()
+    panel.state.set("dim", 1024)
+    panel.refresh_now()
+    assert len(calls) == 1
+    assert vb.viewRange()[0][1] == styled.positions_range(512, 0.02)[1]
+
+
+def test_a_positions_step_below_the_pixels_computes_only_new_positions(
+    panel: HeatmapPanel,
+) -> None:
+    """One position per pixel column: fewer positions are a slice of the kept entries, more
+    (from the same first position) compute only the positions added; the same numbers as
+    computed afresh."""
+    panel.state.update({"positions": 100, "dim": 64, "base": 10000.0, "shown_dims": 0})
+    panel.refresh_now()
+    computed, added = panel.image_rows_computed, panel.image_positions_added
+    for positions, new in ((60, 0), (100, 0), (150, 50), (30, 0), (151, 1)):
+        panel.state.set("positions", positions)
+        panel.refresh_now()
+        assert panel.image_positions_added - added == new
+        added = panel.image_positions_added
+        assert panel.image_positions.tolist() == list(range(positions))
+        expected = core.sinusoidal_encoding(positions, 64, dtype=torch.float64)
+        np.testing.assert_allclose(panel.image_table, expected.numpy(), rtol=0, atol=1e-15)
+        index = np.clip(np.floor((panel.image_table.T + 1.0) * 128.0), 0, 255).astype(np.uint8)
+        np.testing.assert_array_equal(panel.image_index, index)
+        assert panel.image.image.shape[:2] == (64, positions)
+    assert panel.image_rows_computed == computed
+    panel.state.set("positions", 5000)  # more positions than pixels: means, computed afresh
+    panel.refresh_now()
+    assert panel.image_rows_computed == computed + 1
+
+
+def test_position_curves_keep_their_pixels_while_a_step_leaves_them_alone(
+    panel: HeatmapPanel,
+) -> None:
+    """A position step (the crosshair and markers move over the curves) keeps the curves'
+    pixels; a step that sets them (another column) draws them directly."""
+    cache = pg.QtWidgets.QGraphicsItem.CacheMode
+    curves = (panel.sel_curve, panel.partner_curve)
+    panel.state.set("position", 40)
+    panel.refresh_now()
+    assert all(c.cacheMode() == cache.DeviceCoordinateCache for c in curves)
+    x = panel.sel_curve.xData
+    panel.state.set("dimension", 20)
+    panel.refresh_now()
+    assert panel.sel_curve.xData is not x
+    assert all(c.cacheMode() == cache.NoCache for c in curves)
+    panel.state.set("position", 41)
+    panel.refresh_now()
+    assert all(c.cacheMode() == cache.DeviceCoordinateCache for c in curves)
+
+
+def test_the_span_label_follows_the_span_through_a_hidden_line(panel: HeatmapPanel) -> None:
+    for positions, shown in ((6, True), (1, False), (6, True), (1, False), (3, True)):
+        panel.state.set("positions", positions)
+        panel.refresh_now()
+        assert panel.span_line.isVisible() is shown
+        if shown:
+            assert panel.span_line.value() == pytest.approx(math.log10(positions - 1))
+            text = "last position L−1 = " + integer(positions - 1)
+            assert panel.span_line.label.toPlainText() == text
