@@ -210,7 +210,7 @@ def _integer_ticks(axis: pg.AxisItem, memo: dict[Any, Any] | None = None) -> Non
         key = (lo, hi, size)
         if memo is not None and key in memo:
             return [(spacing, list(values)) for spacing, values in memo[key]]
-        found = original(lo, hi, size) if axis.logMode else linear_tick_values(axis, lo, hi, size)
+        found = original(lo, hi, size)  # (linear: the house's styled.linear_tick_values)
         levels = [
             (spacing, [v for v in values if abs(v - round(v)) < 1e-6])
             for spacing, values in found
@@ -225,36 +225,6 @@ def _integer_ticks(axis: pg.AxisItem, memo: dict[Any, Any] | None = None) -> Non
         return levels
 
     axis.tickValues = tick_values
-
-
-def linear_tick_values(
-    axis: pg.AxisItem, lo: float, hi: float, size: float
-) -> list[tuple[float, list[float]]]:
-    """``pg.AxisItem.tickValues`` of a linear axis, the same numbers without numpy per level.
-
-    pyqtgraph builds each level with ``np.arange`` and drops the values a coarser level has
-    already shown with an all-pairs ``np.isclose`` (~0.1 ms an axis); here the same floats
-    (``(k·spacing + start) / scale``, then ``|a − b| ≤ spacing/scale·0.01`` against every
-    earlier value, exactly numpy's test with ``rtol = 0``) in plain Python.
-    """
-    lo, hi = sorted((lo, hi))
-    scale = axis.scale
-    lo *= scale
-    hi *= scale
-    ticks: list[tuple[float, list[float]]] = []
-    seen: list[float] = []
-    for spacing, offset in axis.tickSpacing(lo, hi, size):
-        start = (math.ceil((lo - offset) / spacing) * spacing) + offset
-        num = int((hi - start) / spacing) + 1
-        atol = spacing / scale * 0.01
-        values = [
-            v
-            for v in ((k * spacing + start) / scale for k in range(max(num, 0)))
-            if not any(abs(s - v) <= atol for s in seen)
-        ]
-        seen.extend(values)
-        ticks.append((spacing / scale, values))
-    return ticks
 
 
 def _share_specs(*axes: pg.AxisItem) -> None:
