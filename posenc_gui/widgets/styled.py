@@ -1266,6 +1266,11 @@ _LABEL_FLAGS = {
 #: of the cost of a new range).
 _LABEL_SIZES: dict[tuple[str, str], tuple[float, float]] = {}
 _MEASURE_BOX = QRectF(0, 0, 100, 100)
+#: Fonts (``QFont.toString``) whose ten digits have one advance: there a label's size is that
+#: of its shape, every digit a 0 (a range that moves with a slider shows new numbers at each
+#: step, ~0.03 ms a measurement; their shapes repeat).
+_TABULAR: dict[str, bool] = {}
+_ZEROS = str.maketrans("123456789", "000000000")
 
 
 def _draw_specs(axis: pg.AxisItem, p: QPainter, outer: QRectF) -> Any:
@@ -1366,6 +1371,10 @@ def _draw_specs(axis: pg.AxisItem, p: QPainter, outer: QRectF) -> Any:
     room = max(0, style["tickLength"]) + style["tickTextOffset"][ax]
     flags = _LABEL_FLAGS[orientation]
     font = p.font().toString()
+    tabular = _TABULAR.get(font)
+    if tabular is None:
+        metrics = QFontMetricsF(p.font())
+        tabular = _TABULAR[font] = len({metrics.horizontalAdvance(c) for c in "0123456789"}) == 1
     along: list[float] = []  # label sizes along the axis, all levels so far
     across: list[float] = []  # and across it
     last_across = 0.0
@@ -1382,11 +1391,12 @@ def _draw_specs(axis: pg.AxisItem, p: QPainter, outer: QRectF) -> Any:
             if positions[i][j] is None:
                 sizes.append(None)
                 continue
-            wh = _LABEL_SIZES.get((font, text))
+            shape = text.translate(_ZEROS) if tabular else text
+            wh = _LABEL_SIZES.get((font, shape))
             if wh is None:
-                br = p.boundingRect(_MEASURE_BOX, Qt.AlignmentFlag.AlignCenter, text)
+                br = p.boundingRect(_MEASURE_BOX, Qt.AlignmentFlag.AlignCenter, shape)
                 br.setHeight(br.height() * 0.8)  # as pyqtgraph: the measure is a bit large
-                wh = _LABEL_SIZES[(font, text)] = (br.width(), br.height())
+                wh = _LABEL_SIZES[(font, shape)] = (br.width(), br.height())
             sizes.append(wh)
             along.append(wh[1] if vertical else wh[0])
             across.append(wh[0] if vertical else wh[1])

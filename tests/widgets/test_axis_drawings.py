@@ -272,3 +272,28 @@ def test_linear_axes_pick_pyqtgraphs_tick_values(qtbot: QtBot) -> None:
     log_axis = plot.getAxis("left")
     plot.setLogMode(y=True)
     assert log_axis.tickValues(0.0, 3.0, 300.0) == pg.AxisItem.tickValues(log_axis, 0.0, 3.0, 300.0)
+
+
+def test_labels_of_one_shape_are_measured_once_in_a_font_of_equal_digits(qtbot: QtBot) -> None:
+    """In a font whose digits share one advance, a label's size is that of its shape (every
+    digit a 0): a range moving with a slider measures no new label, and the rectangles are
+    still pyqtgraph's (the spec comparison above covers every digit)."""
+    from functools import partial
+
+    book = style_mod.StyleBook(style_mod.Style())
+    plot = styled.plot(book, None, "shape_plot", "t", "x", "y")
+    qtbot.addWidget(plot)
+    plot.resize(640, 420)
+    plot.show()
+    qtbot.waitExposed(plot)
+    QApplication.processEvents()
+    axis = plot.getAxis("left")
+    axis.range = [100.0, 160.0]
+    compare_specs(axis, partial(_pyqtgraphs_specs, axis), "first")
+    assert any(v for v in styled._TABULAR.values())  # the style's tick font has equal digits
+    assert all(not any(c in "123456789" for c in text) for _, text in styled._LABEL_SIZES)
+    measured = len(styled._LABEL_SIZES)
+    for start in range(101, 130, 7):  # new numbers, same shapes: nothing measured anew
+        axis.range = [float(start), float(start + 60)]
+        assert compare_specs(axis, partial(_pyqtgraphs_specs, axis), start) > 0
+    assert len(styled._LABEL_SIZES) == measured
