@@ -120,6 +120,7 @@ class RopePanel(Panel):
         self._window_shown: tuple[int, int, int] | None = None
         self._level = 0.0  # the colour level of the matrix (0: none yet)
         self._circle_lim: float | None = None
+        self._marker_inside = True  # the distance markers were last placed inside the plots
         self._decay_yrange: tuple[float, float] | None = None
         self._curve_yrange: tuple[float, float] | None = None
         # the eq. (37) bound over long ranges: computed on one worker thread, latest wins
@@ -311,10 +312,10 @@ class RopePanel(Panel):
             self._refresh_decay, self._decay_key,
         )  # fmt: skip
         self._keyed_view(
-            "distance_marker", self.curve_plot, ("positions", "scores"),
+            "distance_marker", self.curve_plot, ("positions", "scores", "x_range"),
             self._refresh_distance_marker,
             lambda c: (c["positions"]["relative_distance"], c["scores"]["score"],
-                       c["scores"]["score_qk"]),
+                       c["scores"]["score_qk"], self._x_shown()),
         )  # fmt: skip
         self._keyed_view(
             "curve_formula", self.curve_formula, formula_inputs, self._refresh_curve_formula,
@@ -749,13 +750,25 @@ class RopePanel(Panel):
         ctx.record("abs_score_max", d["abs_max"], "|score|, maximum per column")
         ctx.record("abs_score_qk_max", d["abs_qk_max"], "|score| with q = k, maximum per column")
 
+    def _x_shown(self) -> tuple[float, float]:
+        """The distances the curve and decay plots show (linked x ranges)."""
+        lo, hi = self.curve_plot.getPlotItem().getViewBox().viewRange()[0]
+        return float(lo), float(hi)
+
     def _refresh_distance_marker(self, ctx: Context) -> None:
         pos, sc = ctx["positions"], ctx["scores"]
         dist = int(pos["relative_distance"])
-        styled.move_line(self.distance_line, float(dist))
-        styled.move_line(self.decay_line, float(dist))
         ys = [_f(sc["score"]), _f(sc["score_qk"])]
-        self.curve_dots.setData([dist, dist], ys)
+        lo, hi = self._x_shown()
+        inside = lo <= dist <= hi
+        # markers off the plots (m and n beyond the distances shown, most of a drag of m) are
+        # moved once, out of sight, then left alone until the distance or the range brings
+        # them back: moving them set both plots' scenes to work for no visible change
+        if inside or self._marker_inside:
+            self._marker_inside = inside
+            styled.move_line(self.distance_line, float(dist))
+            styled.move_line(self.decay_line, float(dist))
+            self.curve_dots.setData([dist, dist], ys)
         ctx.record("distance", dist, "relative distance m − n")
         ctx.record("scores", ys, "score and q = k score at m − n")
 

@@ -174,7 +174,39 @@ def test_zoom_refreshes_only_the_distance_views(shown: RopePanel) -> None:
     panel.curve_plot.setXRange(-50, 70, padding=0)
     panel.refresh_now()
     changed = {n for n, v in panel.views.items() if v.refresh_count != before[n]}
-    assert changed == {"curves", "decay", "curve_formula"}
+    # the distance markers too: they are parked out of sight while beyond the range shown
+    assert changed == {"curves", "decay", "curve_formula", "distance_marker"}
+
+
+def test_distance_markers_off_the_plots_are_left_alone_until_they_return(
+    shown: RopePanel,
+) -> None:
+    """m beyond the distances shown: the markers are moved out of sight once, then not moved
+    again while m stays off the plots; a zoom or a distance inside brings them back."""
+    panel = shown
+    panel.state.update({"m": 40, "n": 10, "range_max": 10000})
+    panel.refresh_now()
+    panel.curve_plot.setXRange(-64, 64, padding=0)
+    panel.refresh_now()
+    assert panel.distance_line.value() == 30
+    panel.state.set("m", 5000)  # off the plots: moved once, out of sight
+    panel.refresh_now()
+    lo, hi = panel._x_shown()
+    assert panel.distance_line.value() == 4990 and not lo <= 4990 <= hi
+    moves: list[float] = []
+    panel.distance_line.sigPositionChanged.connect(lambda line: moves.append(line.value()))
+    for m in (5100, 6000, 7000):
+        panel.state.set("m", m)
+        panel.refresh_now()
+    assert moves == [] and panel.curve_dots.getData()[0][0] == 4990
+    assert panel.readouts()["relative_distance"] == 6990  # the numbers follow the state
+    panel.curve_plot.setXRange(6900, 7100, padding=0)  # zoomed onto it: shown where it is
+    panel.refresh_now()
+    assert panel.distance_line.value() == 6990 and panel.curve_dots.getData()[0][0] == 6990
+    panel.curve_plot.setXRange(-64, 64, padding=0)
+    panel.state.set("m", 12)  # back inside
+    panel.refresh_now()
+    assert panel.distance_line.value() == 2 and panel.decay_line.value() == 2
 
 
 def test_view_state_round_trip(shown: RopePanel, qtbot: QtBot) -> None:
