@@ -171,13 +171,14 @@ class RopePanel(Panel):
         self.q_after = _line(b, self.circle_plot, "query", "heavy")
         self.k_after = _line(b, self.circle_plot, "key", "heavy")
         # labels at the arrow tips (instead of a legend that would cover the circle)
+        # (drawn from kept pixels: they move with m, n and the pair at every step)
         self.tip_texts = {
-            key: styled.text(b, self.circle_plot, role, anchor=(0.5, 0.5))
+            key: styled.pixel_text(b, self.circle_plot, role)
             for key, role in (("q", "query"), ("k", "key"), ("Rq", "query"), ("Rk", "key"))
         }
-        self.q_arc_text = styled.text(b, self.circle_plot, "query", anchor=(0.5, 0.5))
-        self.k_arc_text = styled.text(b, self.circle_plot, "key", anchor=(0.5, 0.5))
-        self.between_text = styled.text(b, self.circle_plot, "accent", anchor=(0.5, 0.5))
+        self.q_arc_text = styled.pixel_text(b, self.circle_plot, "query")
+        self.k_arc_text = styled.pixel_text(b, self.circle_plot, "key")
+        self.between_text = styled.pixel_text(b, self.circle_plot, "accent")
         self.circle_formula = ReadoutLabel("circle_formula", self, b)
 
         # ---- score vs relative distance ------------------------------------------------------
@@ -1199,14 +1200,12 @@ def _put(
         item._rope_key = key
 
 
-def _place(item: pg.TextItem, text: str, x: float, y: float) -> None:
-    if getattr(item, "_rope_html", None) != text:
-        item.setHtml(text)
-        item._rope_html = text
-    item.setPos(x, y)
+def _place(item: styled.PixelText, text: str, x: float, y: float) -> None:
+    item.set_html(text)
+    item.place(x, y)
 
 
-def _place_polar(item: pg.TextItem, text: str, radius: float, angle: float) -> None:
+def _place_polar(item: styled.PixelText, text: str, radius: float, angle: float) -> None:
     _place(item, text, radius * math.cos(angle), radius * math.sin(angle))
 
 

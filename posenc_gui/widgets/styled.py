@@ -1795,6 +1795,115 @@ class PixelCurve(PaddedItem):
         p.drawLines(*self._lines.drawargs())
 
 
+class PixelText(PaddedItem):
+    """A short rich text centred on a data point, drawn from its kept pixels.
+
+    What ``pg.TextItem(anchor=(0.5, 0.5))`` shows (the text's document, margins included,
+    centred on the point, upright and unscaled whatever the view), cheaper for a note that
+    follows the data: pyqtgraph's lays the document out and draws it at every repaint of the
+    plot, and maps a new transform at each move; this one renders the document once per text,
+    font, colour and pixel ratio (:attr:`renders` counts it), and a move only changes its
+    point. Drawn at whole device pixels.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._xy = (np.zeros(1), np.zeros(1))
+        self._html = ""
+        self._font = QFont()
+        self._colour = QColor("black")
+        self._size: tuple[float, float] | None = None
+        self._pixmap: QPixmap | None = None
+        self.renders = 0
+
+    def set_html(self, html: str) -> None:
+        if html != self._html:
+            self._html = html
+            self._forget()
+
+    def html(self) -> str:
+        return self._html
+
+    def set_style(self, font: QFont, colour: QColor) -> None:
+        self._font, self._colour = QFont(font), QColor(colour)
+        self._forget()
+
+    def place(self, x: float, y: float) -> None:
+        """Centre the text on the data point ``(x, y)``."""
+        if (x, y) != (float(self._xy[0][0]), float(self._xy[1][0])):
+            self._xy = (np.array([x], dtype=np.float64), np.array([y], dtype=np.float64))
+            self.geometry_changed()
+
+    def point(self) -> tuple[float, float]:
+        return float(self._xy[0][0]), float(self._xy[1][0])
+
+    def _forget(self) -> None:
+        self._size, self._pixmap = None, None
+        self.geometry_changed()
+
+    def _document(self) -> QTextDocument:
+        doc = QTextDocument()
+        doc.setDefaultFont(self._font)
+        doc.setHtml(self._html)
+        return doc
+
+    def text_size(self) -> tuple[float, float]:
+        """Width and height (pixels) of the text's document, margins included."""
+        if self._size is None:
+            size = self._document().size()
+            self._size = (size.width(), size.height())
+        return self._size
+
+    def points(self) -> tuple[np.ndarray, np.ndarray]:
+        return self._xy
+
+    def reach(self) -> float:
+        w, h = self.text_size()
+        return 0.5 * math.hypot(w, h) + 1.0  # any direction: the rectangle's half diagonal
+
+    def paint(
+        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        if not self._html:
+            return
+        ratio = p.device().devicePixelRatioF()
+        pixmap = self._pixmap
+        if pixmap is None or pixmap.devicePixelRatioF() != ratio:
+            pixmap = self._pixmap = self._render(ratio)
+        w, h = self.text_size()
+        at = p.transform().map(QPointF(*self.point()))
+        p.save()
+        p.resetTransform()
+        p.drawPixmap(QPointF(round(at.x() - w / 2), round(at.y() - h / 2)), pixmap)
+        p.restore()
+
+    def _render(self, ratio: float) -> QPixmap:
+        doc = self._document()
+        w, h = self.text_size()
+        pixmap = QPixmap(max(1, math.ceil(w * ratio)), max(1, math.ceil(h * ratio)))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        ctx = QAbstractTextDocumentLayout.PaintContext()
+        ctx.palette.setColor(QPalette.ColorRole.Text, self._colour)
+        doc.documentLayout().draw(painter, ctx)
+        painter.end()
+        self.renders += 1
+        return pixmap
+
+
+def pixel_text(
+    book: StyleBook, plot: pg.PlotWidget, role: str = "ink", kind: str = "text"
+) -> PixelText:
+    """An empty :class:`PixelText` on ``plot`` in the colour of ``role`` and font ``kind``."""
+    item = PixelText()
+    plot.addItem(item)
+    book.add(lambda st: item.set_style(st.font(kind), st.qcolor(role)))
+    return item
+
+
 def pixel_curve(book: StyleBook, plot: pg.PlotWidget, role: str, width: str) -> PixelCurve:
     """An empty :class:`PixelCurve` on ``plot`` in the pen of ``role`` and ``width``."""
     item = PixelCurve()

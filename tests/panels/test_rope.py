@@ -941,8 +941,7 @@ def test_a_seed_dragged_back_reuses_its_curves(
 
 def test_matrix_in_colour_titles_from_pixels(shown: RopePanel) -> None:
     """The score matrix is kept in 32-bit colour once rendered (Qt would convert the indexed
-    image at every paint); titles and axis labels paint from their pixels, the notes that move
-    with the circle (``pg.TextItem``) do not (each move would render a new pixmap)."""
+    image at every paint); titles and axis labels paint from their pixels."""
     from PySide6.QtGui import QImage
     from PySide6.QtWidgets import QGraphicsItem
 
@@ -951,8 +950,34 @@ def test_matrix_in_colour_titles_from_pixels(shown: RopePanel) -> None:
     cached = QGraphicsItem.CacheMode.DeviceCoordinateCache
     for plot in (shown.circle_plot, shown.curve_plot, shown.decay_plot, shown.matrix_plot):
         assert plot.getPlotItem().titleLabel.item.cacheMode() == cached
-    for text in shown.tip_texts.values():
-        assert text.textItem.cacheMode() == QGraphicsItem.CacheMode.NoCache
+
+
+def test_circle_notes_move_without_rendering_their_text_again(shown: RopePanel) -> None:
+    """The notes at the arrow tips and on the arcs are rendered once per text and style: steps
+    of m and n move them (centred on their new points) without a new render; a restyle
+    renders them again."""
+    notes = [*shown.tip_texts.values(), shown.q_arc_text, shown.k_arc_text, shown.between_text]
+    shown.grab()
+    renders = [note.renders for note in notes]
+    assert all(r >= 1 for r in renders)
+    before = shown.tip_texts["Rq"].point()
+    for m in (9, 14, 23):
+        shown.state.set("m", m)
+        shown.refresh_now()
+        shown.grab()
+    assert shown.tip_texts["Rq"].point() != before  # R_m q's note followed the arrow
+    assert [note.renders for note in notes] == renders
+    assert shown.tip_texts["Rq"].html() == "R<sub>m</sub>q"
+    # centred on its point: the half extents of its bounds (pixels) cover the text's size
+    note = shown.tip_texts["q"]
+    w, h = note.text_size()
+    px, py = note.pixelVectors()
+    rect = note.boundingRect()
+    assert rect.width() / px.length() >= w and rect.height() / py.length() >= h
+    assert rect.center().x() == pytest.approx(note.point()[0])
+    shown.book.apply(shown.book.style)  # a restyle (font, colour): rendered again
+    shown.grab()
+    assert all(n.renders > r for n, r in zip(notes, renders, strict=True))
 
 
 def test_matrix_renders_the_pixels_of_pyqtgraphs_render(shown: RopePanel) -> None:

@@ -63,3 +63,49 @@ def test_partial_repaints_leave_the_pixels_of_a_whole_repaint(qtbot: QtBot, step
         assert not np.array_equal(shown, before)  # the step was painted
         assert np.array_equal(shown, _pixels(plot.grab().toImage()))
         before = shown
+
+
+def _ink_box(image: np.ndarray, background: np.ndarray) -> tuple[int, int, int, int]:
+    ys, xs = np.nonzero((np.abs(image.astype(int) - background.astype(int)) > 60).any(axis=2))
+    return int(xs.min()), int(xs.max()), int(ys.min()), int(ys.max())
+
+
+def test_a_pixel_text_shows_what_a_centred_text_item_shows(qtbot: QtBot) -> None:
+    """The same rich text, font and colour at the same data point: a ``PixelText`` puts its
+    ink where ``pg.TextItem(anchor=(0.5, 0.5))`` puts it (within a pixel: it is drawn at whole
+    pixels), and a move re-renders nothing."""
+    book = style_mod.StyleBook(style_mod.Style())
+    st = book.style
+    boxes = []
+    for kind in ("pixel", "pyqtgraph"):
+        plot = styled.plot(book, None, "p", "title", "x", "y", grid=False)
+        qtbot.addWidget(plot)
+        plot.resize(420, 300)
+        plot.setXRange(0.0, 10.0, padding=0.0)
+        plot.setYRange(0.0, 10.0, padding=0.0)
+        plot.show()
+        qtbot.waitExposed(plot)
+        QApplication.processEvents()
+        plot.grab()  # (an axis widens to its labels after their first paint)
+        QApplication.processEvents()
+        empty = _pixels(plot.grab().toImage()).reshape(300, 420, 4)
+        if kind == "pixel":
+            note = styled.pixel_text(book, plot, "query")
+            note.set_html("R<sub>m</sub>q")
+            note.place(3.3, 6.1)
+        else:
+            item = styled.pg.TextItem(anchor=(0.5, 0.5))
+            plot.addItem(item)
+            item.setColor(st.qcolor("query"))
+            item.setFont(st.font("text"))
+            item.setHtml("R<sub>m</sub>q")
+            item.setPos(3.3, 6.1)
+        QApplication.processEvents()
+        boxes.append(_ink_box(_pixels(plot.grab().toImage()).reshape(300, 420, 4), empty))
+        if kind == "pixel":
+            renders = note.renders
+            note.place(7.0, 2.0)
+            QApplication.processEvents()
+            moved = _ink_box(_pixels(plot.grab().toImage()).reshape(300, 420, 4), empty)
+            assert moved[0] > boxes[0][0] and moved[2] > boxes[0][2] and note.renders == renders
+    assert all(abs(a - b) <= 1 for a, b in zip(boxes[0], boxes[1], strict=True)), boxes
