@@ -29,9 +29,8 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QSize, QSizeF, Qt
+from PySide6.QtCore import QSize, QSizeF, Qt
 from PySide6.QtGui import (
-    QFontMetricsF,
     QPainter,
     QPaintEvent,
     QPalette,
@@ -51,6 +50,7 @@ from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.alibi import MAX_HEADS, MAX_POSITIONS, SPAN_FRACTIONS, AlibiModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
+from posenc_gui.widgets.painted import SMALL, SUP, PaintedText, draw_text
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
 from posenc_gui.widgets.styled import (
     FormulaLabel,
@@ -694,7 +694,7 @@ class KeptFormulaLabel(FormulaLabel):
         return hint
 
 
-class SlopesTable(QWidget):
+class SlopesTable(PaintedText):
     """Every head's slope, ``2^e = value``, in column groups under a bold title, painted from
     plain strings.
 
@@ -721,9 +721,6 @@ class SlopesTable(QWidget):
     MARGIN = 2.0
     #: Added to each line's height (the rows as far apart as a table's with cell padding 1).
     LEADING = 2.0
-    #: Superscripts as a rich text draws them: 2/3 of the size, the baseline raised by half
-    #: of the small font's height.
-    SMALL, SUP = 2.0 / 3.0, 0.5
 
     def __init__(
         self,
@@ -732,30 +729,21 @@ class SlopesTable(QWidget):
         book: StyleBook,
         kind: str = "text",
     ) -> None:
-        super().__init__(parent)
-        self.setObjectName(name)
-        self.setAccessibleName(name.replace("_", " "))
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        super().__init__(name, parent, book, kind, policy)
         #: Tables whose room is taken from the start (see :meth:`reserve`).
         self._reserved: list[tuple[Any, ...]] = []
-        self._html = ""
         self._shown: tuple[object, ...] | None = None
         self._size = QSize(0, 0)  # the size reserved: grows only
-        #: What the paint draws: (x, baseline, text, font) with font 0 regular, 1 bold, 2 and 3
-        #: the same drawn at :attr:`SMALL` of their size (superscripts, the header's subscript).
+        #: What the paint draws: (x, baseline, text, font index) with font 0 regular, 1 bold, 2
+        #: and 3 the same drawn at ``SMALL`` of their size (superscripts, the header's subscript).
         self._texts: list[tuple[float, float, str, int]] = []
         self._laid: OrderedDict[tuple[object, ...], tuple[list[Any], QSizeF]] = OrderedDict()
-        self._advances: dict[tuple[str, int], float] = {}
         #: Times the widget asked its layout for more room, and layouts computed (for tests).
         self.grown = 0
         self.laid_out = 0
 
         def apply(st: Style) -> None:
-            regular, bold = st.font(kind), st.font(kind, bold=True)
-            self.setFont(regular)
-            self._fonts = (regular, bold)
-            self._metrics = (QFontMetricsF(regular), QFontMetricsF(bold))
-            self._advances.clear()
             self._laid.clear()
             self._size = QSize(0, 0)  # measured afresh in the new fonts
             for shown in self._reserved:
@@ -767,10 +755,6 @@ class SlopesTable(QWidget):
                 self._place(self._shown)
 
         book.add(apply)
-
-    def text(self) -> str:
-        """The content as the HTML of its rich-text equivalent."""
-        return self._html
 
     def reserve(self, title: str, cells: Sequence[tuple[str, str, str]], rows: int) -> None:
         """Take the room of this table (as :meth:`set_slopes` would show it) from now on: the
@@ -807,17 +791,8 @@ class SlopesTable(QWidget):
                 h, e, v = cells[k] if k < len(cells) else ("", "", "")
                 row += f"\t{h}\t2<sup>{e}</sup>\t{v.replace(NBSP, '&nbsp;')}" if h else "\t\t\t"
             lines.append(row)
-        self._html = f"<div {NOWRAP}><b>{title}</b><br>{'<br>'.join(lines)}</div>"
-        self.setAccessibleDescription(strip_tags(self._html))
+        self._set_html(f"<div {NOWRAP}><b>{title}</b><br>{'<br>'.join(lines)}</div>")
         self._place(shown)
-
-    def _advance(self, text: str, font: int) -> float:
-        key = (text, font)
-        w = self._advances.get(key)
-        if w is None:
-            scale = self.SMALL if font & 2 else 1.0
-            w = self._advances[key] = self._metrics[font & 1].horizontalAdvance(text) * scale
-        return w
 
     def _place(self, shown: tuple[Any, ...]) -> None:
         hit = self._laid.get(shown)
@@ -866,8 +841,8 @@ class SlopesTable(QWidget):
         ]
         line = self.LEADING + max(math.ceil(m.ascent()) + math.ceil(m.descent()) for m in (fm, fb))
         ascent = max(math.ceil(fm.ascent()), math.ceil(fb.ascent()))
-        raised = self.SUP * self.SMALL * fm.height()
-        lowered = self.SMALL * fb.height() / 6.0  # a subscript: a sixth of its height down
+        raised = SUP * SMALL * fm.height()
+        lowered = SMALL * fb.height() / 6.0  # a subscript: SUB, a sixth of its height, down
 
         def base(row: int) -> float:
             return self.MARGIN + row * line + ascent
@@ -908,14 +883,7 @@ class SlopesTable(QWidget):
             if f & 1 != font:
                 font = f & 1
                 p.setFont(self._fonts[font])
-            if f & 2:  # a sub- or superscript: the font at SMALL of its size
-                p.save()
-                p.translate(x, y)
-                p.scale(self.SMALL, self.SMALL)
-                p.drawText(QPointF(0.0, 0.0), text)
-                p.restore()
-            else:
-                p.drawText(QPointF(x, y), text)
+            draw_text(p, x, y, text, bool(f & 2))  # (a sub- or superscript at SMALL)
         p.end()
 
 

@@ -60,8 +60,9 @@ from posenc_gui.state.rotation import (
 )
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sci, sig
+from posenc_gui.widgets.painted import SMALL, SUB, SUP, PaintedText, draw_text
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
-from posenc_gui.widgets.styled import FormulaLabel, span, strip_tags
+from posenc_gui.widgets.styled import FormulaLabel, span
 from posenc_gui.widgets.views import Context
 
 ROT_RANGE = 2.95  # |v| <= 2·√2 ≈ 2.83
@@ -630,47 +631,30 @@ def _line_height(m: QFontMetricsF) -> int:
     return math.ceil(m.ascent()) + math.ceil(m.descent())
 
 
-class _Painted(QWidget):
-    """A read-out block drawn with a painter from plain strings, in the style's font of ``kind``.
+class _Painted(PaintedText):
+    """A read-out block painted from plain strings (see :class:`PaintedText`).
 
     Its numbers change at every step. A table inside a rich-text document is laid out again in
     full when any of its cells changes (~0.2 ms a table, most of a read-out's cost); here a step
     places the strings (font metrics only) and the paint draws them. The size is fixed by the
     content (never wrapped, like the ``white-space:pre`` tables it replaces); the layout is
-    asked again only when it changes. :meth:`text` is the equivalent HTML (tests, accessible
-    description).
+    asked again only when it changes.
     """
 
     def __init__(self, name: str, parent: QWidget | None, book: StyleBook, kind: str) -> None:
-        super().__init__(parent)
-        self.setObjectName(name)
-        self.setAccessibleName(name.replace("_", " "))
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-        self._style = book.style
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        super().__init__(name, parent, book, kind, policy)
         self._html_style: Style | None = None  # the style text() was written in
         self._size = QSize(0, 0)
-        self._html = ""
         #: What the paint draws: texts (x, baseline, text, bold, colour role) and lines.
         self._texts: list[tuple[float, float, str, bool, str]] = []
         self._lines: list[QLineF] = []
 
         def apply(st: Style) -> None:
-            self._style = st
-            self.setFont(st.font(kind))
-            self._fonts = (st.font(kind), st.font(kind, bold=True))
-            self._metrics = (QFontMetricsF(self._fonts[0]), QFontMetricsF(self._fonts[1]))
             self._size = QSize(0, 0)  # measured afresh in the new fonts
             self._relayout()
 
         book.add(apply)
-
-    def text(self) -> str:
-        """The content as the HTML table it stands for."""
-        return self._html
-
-    def _set_html(self, html: str) -> None:
-        self._html = html
-        self.setAccessibleDescription(strip_tags(html))
 
     def _lay_out(self) -> QSizeF:
         """Fill :attr:`_texts` and :attr:`_lines`; the size they need."""
@@ -850,10 +834,9 @@ Run = tuple[str, str, bool] | tuple[str, str, bool, str]
 _PIECES = re.compile(r"[^ ]* *")  # a word and the spaces after it: where a line may break
 #: Sub- and superscripts as a rich text draws them: 2/3 of the size, the baseline moved by
 #: 1/6 (down) or 1/2 (up) of the small font's height.
-_SMALL, _SUB, _SUP = 2.0 / 3.0, 1.0 / 6.0, 0.5
 
 
-class RichLines(QWidget):
+class RichLines(PaintedText):
     """Lines of text runs (plain text, each in a colour role, bold or not, sub- or
     superscript), wrapped at spaces to the widget's width: a read-out of sentences whose numbers
     change at every step, painted directly (what a rich-text read-out of ``<br>``-separated
@@ -866,36 +849,21 @@ class RichLines(QWidget):
     parsed = 0
 
     def __init__(self, name: str, parent: QWidget | None, book: StyleBook, kind: str) -> None:
-        super().__init__(parent)
-        self.setObjectName(name)
-        self.setAccessibleName(name.replace("_", " "))
         policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         policy.setHeightForWidth(True)
-        self.setSizePolicy(policy)
-        self._style = book.style
+        super().__init__(name, parent, book, kind, policy)
         self._html_style: Style | None = None
         self._lines: list[list[tuple[str, str, bool, str]]] = []
-        self._html = ""
         #: Per width: segments (x, baseline, text, font index, role) and the height.
         self._laid: dict[int, tuple[list[tuple[float, float, str, int, str]], float]] = {}
         self._height = -1
         self.edited = 0
 
         def apply(st: Style) -> None:
-            self._style = st
-            self.setFont(st.font(kind))
-            # font index: bold + 2·small (sub/superscripts: the font drawn scaled by _SMALL)
-            self._fonts = (st.font(kind), st.font(kind, bold=True))
-            self._metrics = (QFontMetricsF(self._fonts[0]), QFontMetricsF(self._fonts[1]))
-            self._advances: dict[tuple[str, int], float] = {}
             self.setMinimumHeight(0)
             self._changed()
 
         book.add(apply)
-
-    def text(self) -> str:
-        """The lines as HTML (runs as bold, coloured, sub/sup spans; lines joined by ``<br>``)."""
-        return self._html
 
     def set_lines(self, lines: Sequence[Sequence[Run]]) -> None:
         """Show ``lines``, each a sequence of runs (see :data:`Run`)."""
@@ -911,8 +879,8 @@ class RichLines(QWidget):
             t = f"<{valign}>{t}</{valign}>" if valign else t
             return span(st, role, t) if role else t
 
-        self._html = "<br>".join("".join(run(*r) for r in line) for line in self._lines)
-        self.setAccessibleDescription(strip_tags(self._html))
+        # (text(): runs as bold, coloured, sub/sup spans; lines joined by <br>)
+        self._set_html("<br>".join("".join(run(*r) for r in line) for line in self._lines))
         self.edited += 1
         self._changed()
 
@@ -924,17 +892,6 @@ class RichLines(QWidget):
             self.updateGeometry()
         self.update()
 
-    def _advance(self, text: str, font: int) -> float:
-        """Width of ``text`` in font ``font`` (kept: most pieces come back at the next step)."""
-        key = (text, font)
-        w = self._advances.get(key)
-        if w is None:
-            if len(self._advances) > 4000:
-                self._advances.clear()
-            w = self._metrics[font & 1].horizontalAdvance(text) * (_SMALL if font & 2 else 1.0)
-            self._advances[key] = w
-        return w
-
     def _lay_out(self, width: int) -> tuple[list[tuple[float, float, str, int, str]], float]:
         """Segments (x, baseline, text, font index, role) at ``width``, the height they need."""
         hit = self._laid.get(width)
@@ -943,8 +900,8 @@ class RichLines(QWidget):
         if len(self._laid) > 16:  # a window being resized
             self._laid.clear()
         fm = self._metrics[0]
-        small = _SMALL * fm.height()
-        shift = {"": 0.0, "sub": _SUB * small, "sup": -_SUP * small}
+        small = SMALL * fm.height()
+        shift = {"": 0.0, "sub": SUB * small, "sup": -SUP * small}
         step = max(_line_height(self._metrics[0]), _line_height(self._metrics[1]))
         right = width - MARGIN
         out: list[tuple[float, int, float, str, int, str]] = []
@@ -1048,14 +1005,7 @@ class RichLines(QWidget):
             if r != role:
                 role = r
                 p.setPen(self._style.qcolor(r) if r else ink)
-            if f & 2:  # a sub- or superscript: the font at 2/3 of its size
-                p.save()
-                p.translate(x, y)
-                p.scale(_SMALL, _SMALL)
-                p.drawText(QPointF(0.0, 0.0), text)
-                p.restore()
-            else:
-                p.drawText(QPointF(x, y), text)
+            draw_text(p, x, y, text, bool(f & 2))  # (a sub- or superscript at SMALL)
         p.end()
 
 
