@@ -42,12 +42,13 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 import torch
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import (
     QBrush,
     QPainter,
     QPen,
     QTextDocument,
+    QTransform,
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -387,19 +388,12 @@ class StraightCurve(styled.PixelCurve):
     for large d). The data (``xData``, ``yData``, ``getData()``) keep every point.
     """
 
-    def paint(
-        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
+    def _device_lines(self, t: QTransform) -> None:
         x, y = self.xData, self.yData
-        if len(x) < 2:
-            return
-        t = p.transform()
-        line = QLineF(t.map(QPointF(float(x[0]), float(y[0]))),
-                      t.map(QPointF(float(x[-1]), float(y[-1]))))  # fmt: skip
-        p.resetTransform()
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, bool(self.opts["antialias"]))
-        p.setPen(self.opts["pen"])
-        p.drawLine(line)
+        a = t.map(QPointF(float(x[0]), float(y[0])))
+        b = t.map(QPointF(float(x[-1]), float(y[-1])))
+        self._lines.resize(1)
+        self._lines.ndarray()[0] = (a.x(), a.y(), b.x(), b.y())
 
 
 def _span_text(positions: int) -> str:

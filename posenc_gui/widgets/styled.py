@@ -1765,10 +1765,18 @@ class PixelCurve(PaddedItem):
     def paint(
         self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
-        x, y = self.xData, self.yData
-        if len(x) < 2:
+        if len(self.xData) < 2:
             return
-        t = p.transform()
+        self._device_lines(p.transform())
+        p.resetTransform()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, bool(self.opts["antialias"]))
+        p.setPen(self.opts["pen"])
+        p.drawLines(*self._lines.drawargs())
+
+    def _device_lines(self, t: QTransform) -> None:
+        """Fill :attr:`_lines` with the segments to draw, in device pixels (``t``: the
+        painter's transform)."""
+        x, y = self.xData, self.yData
         xs = t.m11() * x + t.m21() * y + t.dx()
         ys = t.m12() * x + t.m22() * y + t.dy()
         connect = self.opts["connect"]
@@ -1789,10 +1797,6 @@ class PixelCurve(PaddedItem):
             lines = self._lines.ndarray()
             lines[:, 0], lines[:, 1] = xs[:-1], ys[:-1]
             lines[:, 2], lines[:, 3] = xs[1:], ys[1:]
-        p.resetTransform()
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, bool(self.opts["antialias"]))
-        p.setPen(self.opts["pen"])
-        p.drawLines(*self._lines.drawargs())
 
 
 class PixelText(PaddedItem):
