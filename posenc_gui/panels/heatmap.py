@@ -37,7 +37,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyqtgraph as pg
@@ -141,6 +141,17 @@ def position_bins(
     last = np.clip(np.ceil(edges[1:]) - 1, first_pos, last_pos).astype(np.int64)
     last[-1] = last_pos
     return first, np.maximum(last, first), start, extent
+
+
+class _Rows(NamedTuple):
+    """The image rows last computed (see ``HeatmapPanel._image_rows``)."""
+
+    key: tuple[int, float, SinusoidalLayout]  # (dim, base, layout)
+    first: np.ndarray  # first and last position of each pixel column
+    last: np.ndarray
+    cols: np.ndarray  # the table columns computed (sorted)
+    means: torch.Tensor  # (C, K) float64 pixel means
+    colours: np.ndarray  # their colour-map indices (uint8)
 
 
 def _exact_run(first: np.ndarray, last: np.ndarray) -> bool:
@@ -508,7 +519,7 @@ class HeatmapPanel(Panel):
         self._image_placed: tuple[Any, ...] | None = None
         #: The last image rows computed: ((dim, base, layout), first, last, columns, means,
         #: colour indices); see :meth:`_image_rows`.
-        self._kept_rows: tuple[Any, ...] | None = None
+        self._kept_rows: _Rows | None = None
         #: How many times the image's pixel means were computed (not taken from kept rows).
         self.image_rows_computed = 0
         #: Positions whose entries were computed to extend the kept rows (see _image_rows).
@@ -991,40 +1002,40 @@ class HeatmapPanel(Panel):
         new ones (:attr:`image_positions_added` counts them).
         """
         kept = self._kept_rows
+        if kept is not None and kept.key != (dim, base, layout):
+            kept = None  # other frequencies: nothing to take from
         if (
             kept is not None
-            and kept[0] == (dim, base, layout)
-            and np.array_equal(kept[1], first)
-            and np.array_equal(kept[2], last)
+            and np.array_equal(kept.first, first)
+            and np.array_equal(kept.last, last)
             and len(cols)
         ):
-            have = kept[3]
+            have = kept.cols
             at = np.searchsorted(have, cols)
             if int(at[-1]) < len(have) and np.array_equal(have[at], cols):
                 lo, n = int(at[0]), len(cols)
                 if int(at[-1]) - lo == n - 1:  # consecutive rows: views of the kept ones
-                    return kept[4][lo : lo + n], kept[5][lo : lo + n]
-                return kept[4][torch.from_numpy(at)], kept[5][at]
+                    return kept.means[lo : lo + n], kept.colours[lo : lo + n]
+                return kept.means[torch.from_numpy(at)], kept.colours[at]
         if (
             kept is not None
-            and kept[0] == (dim, base, layout)
             and _exact_run(first, last)
-            and _exact_run(kept[1], kept[2])
-            and np.array_equal(kept[3], cols)
+            and _exact_run(kept.first, kept.last)
+            and np.array_equal(kept.cols, cols)
         ):
-            k0, k1, n0, n1 = int(kept[1][0]), int(kept[1][-1]), int(first[0]), int(first[-1])
+            k0, k1, n0, n1 = int(kept.first[0]), int(kept.first[-1]), int(first[0]), int(first[-1])
             if k0 <= n0 and n1 <= k1:  # fewer positions: columns of the kept entries
-                return kept[4][:, n0 - k0 : n1 - k0 + 1], kept[5][:, n0 - k0 : n1 - k0 + 1]
+                return kept.means[:, n0 - k0 : n1 - k0 + 1], kept.colours[:, n0 - k0 : n1 - k0 + 1]
             if n0 == k0 and n1 > k1:  # more positions: only the new ones computed
                 new = np.arange(k1 + 1, n1 + 1, dtype=np.int64)
                 more = sinusoidal_column_means(
                     torch.from_numpy(new), torch.from_numpy(new), torch.from_numpy(cols),
                     dim, base, layout=layout, columns_first=True,
                 )  # fmt: skip
-                table_t = torch.cat((kept[4], more), dim=1)
-                index = np.concatenate((kept[5], colour_index(more)), axis=1)
+                table_t = torch.cat((kept.means, more), dim=1)
+                index = np.concatenate((kept.colours, colour_index(more)), axis=1)
                 self.image_positions_added += len(new)
-                self._kept_rows = ((dim, base, layout), first, last, cols, table_t, index)
+                self._kept_rows = _Rows((dim, base, layout), first, last, cols, table_t, index)
                 return table_t, index
         table_t = sinusoidal_column_means(
             torch.from_numpy(first), torch.from_numpy(last), torch.from_numpy(cols),
@@ -1032,7 +1043,7 @@ class HeatmapPanel(Panel):
         )  # fmt: skip
         index = colour_index(table_t)
         self.image_rows_computed += 1
-        self._kept_rows = ((dim, base, layout), first, last, cols, table_t, index)
+        self._kept_rows = _Rows((dim, base, layout), first, last, cols, table_t, index)
         return table_t, index
 
     def _style_image(self, st: Style) -> None:
