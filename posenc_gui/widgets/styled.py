@@ -745,12 +745,15 @@ class _Place(NamedTuple):
 _DRAWN_OVER = (
     QTextCharFormat.VerticalAlignment.AlignNormal,
     QTextCharFormat.VerticalAlignment.AlignSuperScript,
+    QTextCharFormat.VerticalAlignment.AlignSubScript,
 )
 
 #: Characters that keep to their own advance: next to a value drawn over, none of their ink
 #: lies in the value's box (a slash or an italic letter leans into the next one's, and a
 #: value's box repainted would cut it).
-_UPRIGHT = frozenset(" \u00a0\u2009\u202f\u2028\u20290123456789.,;:=()[]{}+−-×·°%|")
+_UPRIGHT = frozenset(
+    " \u00a0\u2009\u202f\u2028\u20290123456789.,;:=()[]{}+−-×·°%|~…ωλθ"
+)
 
 #: Font metrics by font (measuring a value's width needs them at every step).
 _METRICS: dict[str, QFontMetricsF] = {}
@@ -895,16 +898,19 @@ class ReadoutLabel(FormulaLabel):
         top = origin.y() + line.y()
         font = fmt.font().resolve(doc.defaultFont())
         baseline = top + line.ascent()
-        if align == QTextCharFormat.VerticalAlignment.AlignSuperScript:
-            # as Qt's text layout sets a superscript: two thirds of the size (whole points),
-            # raised by half its own height
+        if align != QTextCharFormat.VerticalAlignment.AlignNormal:
+            # as Qt's text layout sets a super- or subscript: two thirds of the size (whole
+            # points), raised by half its own height or lowered by a sixth of it
             font = QFont(font)
             if font.pointSize() > 0:
                 font.setPointSize(font.pointSize() * 2 // 3)
             else:
                 font.setPixelSize(font.pixelSize() * 2 // 3)
             small = QFontMetricsF(font)
-            baseline -= (small.ascent() + small.descent()) / 2
+            if align == QTextCharFormat.VerticalAlignment.AlignSuperScript:
+                baseline -= (small.ascent() + small.descent()) / 2
+            else:
+                baseline += (small.ascent() + small.descent()) / 6
         metrics = _METRICS.get(font.key())
         if metrics is None:
             metrics = _METRICS[font.key()] = QFontMetricsF(font)
@@ -929,7 +935,7 @@ class ReadoutLabel(FormulaLabel):
             return False  # (digits are equally wide: a value of another length is not)
         assert self._slots is not None
         if any(self._slots[i][2].verticalAlignment() not in _DRAWN_OVER for i in changed):
-            return False  # a subscript: not measured, not drawn over
+            return False  # (an alignment this label does not know how Qt sets)
         known, places = self._places(), []
         for i in changed:
             place = self._place(i, known)

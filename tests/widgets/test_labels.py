@@ -152,6 +152,27 @@ def test_values_in_superscripts_are_drawn_over_as_qt_sets_them(qtbot: QtBot) -> 
     assert (label.drawn_over, label.edited) == (2, 3)
 
 
+def _subscripts(values: list[str]) -> str:
+    a, b, c = values
+    return (
+        f"sin(p·ω<sub>{live(a)}</sub>) and its partner cos(p·ω<sub>{live(a)}</sub>), "
+        f"λ<sub>{live(b)}</sub> = {live(c)} positions"
+    )
+
+
+def test_values_in_subscripts_are_drawn_over_as_qt_sets_them(qtbot: QtBot) -> None:
+    """A subscript value (a pair index after ω or λ) is drawn at Qt's size and depth for
+    subscripts: the pixels are those of the text painted whole."""
+    label = ReadoutLabel("r", None, StyleBook(Style()))
+    qtbot.addWidget(label)
+    label.set_html(_subscripts(["6", "12", "14.900"]))
+    _repaint_check(label, qtbot, [
+        ["7", "12", "14.900"],  # both subscripts of the same pair
+        ["8", "31", "26.042"],  # and one on the line
+    ], _subscripts)  # fmt: skip
+    assert (label.drawn_over, label.edited) == (2, 2)
+
+
 def test_an_in_place_edit_repaints_only_the_blocks_it_changed_or_moved(qtbot: QtBot) -> None:
     """New values of other widths are edited into the document; the region repainted (the
     blocks changed or moved) holds every changed pixel."""
