@@ -95,6 +95,9 @@ AXIS_WIDTH = 78
 #: Opacity of the reference lines other than zero.
 GUIDE_ALPHA = 0.4
 
+#: Top of the wavelength plot's log10 λ axis: the longest wavelength of any base the slider
+#: allows, 2π·base_max (the last pair's ω tends to 1/base as d grows), a quarter decade padded.
+WAVELENGTH_TOP = math.log10(2 * math.pi * float(HeatmapModel.param("base").maximum or 1e7)) + 0.25
 IMAGE_INPUTS = ("positions", "dim", "base", "layout", "shown", "heat_range")
 CURVE_INPUTS = ("positions", "dim", "base", "layout", "dimension", "column", "curve_range")
 HOVER_INPUTS = (*IMAGE_INPUTS, "position", "dimension", "hover")
@@ -1336,11 +1339,13 @@ class HeatmapPanel(Panel):
             self._wl_key = st
             for item, role in ((self.wl_full_dots, "accent"), (self.wl_never_dots, "third")):
                 item.set_style(st.marker("dot"), st.pen("rim", "hair"), st.brush(role))
-        top = max(float(lam[-1]), float(span_), 2 * math.pi)
-        # the top snapped to half decades, the right end to a round number of pairs: the
-        # axes are drawn again (and the view settled) only when these move, not at every dim
+        # λ's axis is fixed from 2π to the longest wavelength any base of the slider gives
+        # (2π·base_max): a base step shows the line tilting, where an axis fitted to the data
+        # kept the line's shape and relabelled the axis instead (and drew it again at every
+        # half decade). The right end is snapped to a round number of pairs: the axes are
+        # drawn again (and the view settled) only when it moves, not at every dim.
         x0, x1 = styled.positions_range(pairs, 0.02)
-        ranges = (math.log10(2 * math.pi) - 0.25, math.ceil(2 * math.log10(top) + 1) / 2, x1)
+        ranges = (math.log10(2 * math.pi) - 0.25, WAVELENGTH_TOP, x1)
         old = self._wl_ranges
         if ranges != old:  # re-setting unchanged ranges re-lays out the axes
             self._wl_ranges = ranges
