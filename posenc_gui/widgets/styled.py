@@ -751,9 +751,7 @@ _DRAWN_OVER = (
 #: Characters that keep to their own advance: next to a value drawn over, none of their ink
 #: lies in the value's box (a slash or an italic letter leans into the next one's, and a
 #: value's box repainted would cut it).
-_UPRIGHT = frozenset(
-    " \u00a0\u2009\u202f\u2028\u20290123456789.,;:=()[]{}+−-×·°%|~…ωλθ"
-)
+_UPRIGHT = frozenset(" \u00a0\u2009\u202f\u2028\u20290123456789.,;:=()[]{}+−-×·°%|~…ωλθ")
 
 #: Font metrics by font (measuring a value's width needs them at every step).
 _METRICS: dict[str, QFontMetricsF] = {}
