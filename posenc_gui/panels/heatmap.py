@@ -70,6 +70,7 @@ from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.heatmap import PRESETS, HeatmapModel, shown_count
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig, signed
+from posenc_gui.widgets.painted import ReadoutTable
 from posenc_gui.widgets.style import Style, StyleBook
 from posenc_gui.widgets.styled import _VALUE, Dots, ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context
@@ -564,7 +565,7 @@ class HeatmapPanel(Panel):
         self.explainer_button.clicked.connect(lambda: self.apply_preset("explainer"))
         self.notebook_button.clicked.connect(lambda: self.apply_preset("notebook"))
         self.reset_view_button.clicked.connect(self.reset_view)
-        self.readout_label = KeptLabel("heatmap_readouts", self, b)
+        self.readout_label = ReadoutTable("heatmap_readouts", self, b)
 
         # ---- heatmap -----------------------------------------------------------------------
         self.heat_plot = styled.plot(
@@ -1420,28 +1421,26 @@ class HeatmapPanel(Panel):
         p, j = v.as_int("position"), v.as_int("dimension")
         fn, other = str(col["function"]), str(col["partner_function"])
         pair, partner = int(col["pair"]), int(col["partner"])
-        # every value marked live: a step that changes only numbers edits them in place
-        self.readout_label.set_html(
-            styled.table_html(
-                [
-                    ("Position p", live(integer(p))),
-                    ("Dimension j", f"{live(j)} = {fn} of pair i = {live(pair)}"),
-                    ("Partner column", f"{live(partner)} ({other})"),
-                    ("ω<sub>i</sub> = base<sup>−2i/d</sup>", live(sig(float(col["omega"]), 5))),
-                    ("Frequency ω<sub>i</sub>/2π",
-                     f"{live(sig(float(col['frequency'])))} turns/pos"),
-                    ("Wavelength λ<sub>i</sub>",
-                     f"{live(sig(float(col['selected_wavelength']), 5))} pos"),
-                    ("Angle p·ω<sub>i</sub>", f"{live(num(float(c['angle']), 4))} rad"),
-                    (f"PE[p, {live(j)}]", live(signed(float(c["value"])))),
-                    (f"PE[p, {live(partner)}]", live(signed(float(c["partner_value"])))),
-                    ("|PE[p]|² (= d/2)", live(num(float(vec["vector_norm_sq"]), 4))),
-                    (
-                        "Pairs with ≥ 1 full turn",
-                        f"{live(spec['full_turn_pairs'])} of {live(spec['pairs'])}",
-                    ),
-                ]
-            )
+        # painted: a step repaints the rows whose text changed (see ReadoutTable)
+        self.readout_label.set_rows(
+            [
+                ("Position p", integer(p)),
+                ("Dimension j", f"{j} = {fn} of pair i = {pair}"),
+                ("Partner column", f"{partner} ({other})"),
+                ("ω<sub>i</sub> = base<sup>−2i/d</sup>", sig(float(col["omega"]), 5)),
+                ("Frequency ω<sub>i</sub>/2π",
+                 f"{sig(float(col['frequency']))} turns/pos"),
+                ("Wavelength λ<sub>i</sub>",
+                 f"{sig(float(col['selected_wavelength']), 5)} pos"),
+                ("Angle p·ω<sub>i</sub>", f"{num(float(c['angle']), 4)} rad"),
+                (f"PE[p, {j}]", signed(float(c["value"]))),
+                (f"PE[p, {partner}]", signed(float(c["partner_value"]))),
+                ("|PE[p]|² (= d/2)", num(float(vec["vector_norm_sq"]), 4)),
+                (
+                    "Pairs with ≥ 1 full turn",
+                    f"{spec['full_turn_pairs']} of {spec['pairs']}",
+                ),
+            ]
         )  # fmt: skip
         ctx.record(
             "numbers",

@@ -13,7 +13,7 @@ import pytest
 import torch
 from conftest import compare_specs
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QFontMetricsF, QImage
 from PySide6.QtWidgets import QApplication, QComboBox, QPushButton, QSlider, QSpinBox
 from pytestqt.qtbot import QtBot
 
@@ -25,6 +25,7 @@ from posenc_gui.state.heatmap import HeatmapModel
 from posenc_gui.widgets import style as S  # noqa: N812 (the brief's spelling)
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer
+from posenc_gui.widgets.styled import strip_tags
 
 DIVERGING = S.COLORMAPS["diverging"]
 
@@ -618,21 +619,18 @@ def test_position_curves_are_sampled_per_turn(panel: HeatmapPanel) -> None:
     assert float(np.abs(np.interp(fine, x, y) - np.sin(fine)).max()) * height < 0.5
 
 
-def test_labels_lay_out_once_per_change(panel: HeatmapPanel) -> None:
+def test_readout_table_repaints_only_the_rows_a_step_changed(panel: HeatmapPanel) -> None:
+    """A position step changes the position, the angle and the two entries: those rows are
+    repainted (from their values' left ends), the others and the table's size stay."""
     label = panel.readout_label
     label.repaint()
-    widths: list[float] = []
-    doc = label._doc
-    original = doc.setTextWidth
-    doc.setTextWidth = lambda w: (widths.append(w), original(w))  # type: ignore[method-assign]
-    try:
-        panel.state.set("position", 12)
-        panel.refresh_now()
-        label.repaint()
-        label.repaint()
-    finally:
-        doc.setTextWidth = original  # type: ignore[method-assign]
-    assert widths == [] and "12" in label.text()
+    size = label.size()
+    panel.state.set("position", 12)
+    panel.refresh_now()
+    names = [strip_tags(n) for n, _ in label._rows]
+    changed = {names[i] for i in label.repainted_rows}
+    assert changed == {"Position p", "Angle p·ωi", "PE[p, 12]", "PE[p, 13]"}, changed
+    assert label.size() == size and "<b>12</b>" in label.text()
 
 
 def test_vector_axis_keeps_its_width_as_the_shown_columns_change(panel: HeatmapPanel) -> None:
@@ -656,26 +654,25 @@ def test_hover_and_curve_labels_keep_their_lines(panel: HeatmapPanel) -> None:
     assert "mean over" in panel.hover_label.text() or "One image column" in panel.hover_label.text()
 
 
-def test_readouts_keep_their_heights_across_in_place_edits(panel: HeatmapPanel) -> None:
-    """New numbers (controls re-laid out by new ranges) do not lay the table out again."""
+def test_readout_table_keeps_its_size_as_ranges_and_numbers_change(
+    panel: HeatmapPanel,
+) -> None:
+    """New ranges of the controls and new numbers of other widths keep the table's geometry
+    (its columns only widen), so the side column is not laid out again."""
     label = panel.readout_label
-    label.repaint()
-    widths: list[float] = []
-    doc = label._doc
-    original = doc.setTextWidth
-    doc.setTextWidth = lambda w: (widths.append(w), original(w))  # type: ignore[method-assign]
-    try:
-        for dim in (256, 512, 1024):  # new ranges of the dimension and shown_dims controls
-            edited = label.edited
+    hints: list[set[tuple[int, int]]] = [set(), set()]
+    for seen in hints:  # the columns widen for the widest text once, then stay
+        for dim in (256, 512, 1024, 128):
             panel.state.set("dim", dim)
             panel.refresh_now()
-            QApplication.processEvents()  # the layout pass, then the paint
             QApplication.processEvents()
-            assert label.edited == edited + 1
-    finally:
-        doc.setTextWidth = original  # type: ignore[method-assign]
-    assert widths == []
-    assert label.height() >= label.heightForWidth(label.width())
+            seen.add((label.sizeHint().width(), label.sizeHint().height()))
+        for j in (5, 100, 7, 13):
+            panel.state.set("dimension", j)
+            panel.refresh_now()
+            seen.add((label.sizeHint().width(), label.sizeHint().height()))
+    assert len(hints[1]) == 1 and hints[1] <= hints[0]
+    assert label.height() >= label.sizeHint().height()
 
 
 def test_aligned_axes_share_their_drawing_specs(panel: HeatmapPanel) -> None:
@@ -1049,27 +1046,23 @@ def test_kept_label_draws_values_over_a_document_taken_back(qtbot: QtBot) -> Non
     assert label._doc.toPlainText() == "PE = 78 end" and len(replaced) == 1
 
 
-def test_readouts_draw_dimension_steps_over_their_text(panel: HeatmapPanel) -> None:
-    """The read-out table's values keep their width over neighbouring ``dimension`` steps (λ
-    with five significant digits, sin/cos outside the values): a step to a column of the other
-    function takes back that function's document and draws the new values over it."""
+def test_readout_table_shows_the_selected_column(panel: HeatmapPanel) -> None:
+    """The table's text after dimension steps: the column, its function and pair, its partner
+    and ω with five significant digits; each value drawn right-aligned at one edge."""
     panel.state.update({"position": 37, "dimension": 20, "dim": 128, "layout": "interleaved"})
-    panel.refresh_now()
+    for j in (21, 22, 23, 28):
+        panel.state.set("dimension", j)
+        panel.refresh_now()
     label = panel.readout_label
-    label.render(QImage(label.size(), QImage.Format.Format_ARGB32_Premultiplied))
-    for j in (21, 22, 23, 24):  # sin, cos, sin, cos: the kept documents are taken back
-        panel.state.set("dimension", j)
-        panel.refresh_now()
-        label.render(QImage(label.size(), QImage.Format.Format_ARGB32_Premultiplied))
-    before = (label.drawn_over, label.parsed)
-    for j in (25, 26, 27, 28):
-        panel.state.set("dimension", j)
-        panel.refresh_now()
-    assert label.drawn_over - before[0] == 4 and label.parsed == before[1]
     w = _omega(14, 128)
     text = label.text()
     assert "28 = sin of pair i = 14" in text and "29 (cos)" in text
     assert f"{w:.5f}" in text  # ω with five significant digits
+    fm = QFontMetricsF(label._fonts[1])
+    values = [(x, t) for x, _, t in label.drawn() if x >= label._columns[0]]
+    assert len(values) == len(label._rows)
+    ends = {round(x + fm.horizontalAdvance(t), 3) for x, t in values}
+    assert len(ends) == 1, ends
 
 
 def _paint(label: styled.ReadoutLabel) -> None:
