@@ -112,3 +112,19 @@ def compare_specs(axis: Any, theirs: Any, context: object) -> int:
         axis.textWidth, axis.textHeight = room
     assert got[0] == got[1], context
     return 0 if got[0][0] is None else len(got[0][0][2])
+
+
+def record_updates(widget: Any) -> list[Any]:
+    """Wrap ``widget.update`` so that every call also records the region it asks to repaint
+    (a ``QRegion``; the whole widget for a call without arguments); the list fills as it runs."""
+    from PySide6.QtGui import QRegion
+
+    regions: list[Any] = []
+    update = widget.update
+
+    def record(*args: object) -> None:
+        regions.append(QRegion(args[0] if args else widget.rect()))  # type: ignore[call-overload]
+        update(*args)
+
+    widget.update = record
+    return regions

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from conftest import record_updates
 from PySide6.QtGui import QColor, QImage, QPainter, QRegion
 from pytestqt.qtbot import QtBot
 
@@ -68,14 +69,7 @@ def _repaint_check(
     image = QImage(label.size(), QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QColor("white"))
     label.render(image)  # painted whole: the label knows where its blocks and values are
-    regions: list[QRegion] = []
-    update = label.update
-
-    def record(*args: object) -> None:
-        regions.append(QRegion(args[0] if args else label.rect()))  # type: ignore[call-overload]
-        update(*args)  # type: ignore[arg-type]
-
-    label.update = record  # type: ignore[method-assign]
+    regions: list[QRegion] = record_updates(label)
     text = text or _table
     for new in steps:
         label.set_html(text(new))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import record_updates
 from PySide6.QtCore import QPoint
 from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QRegion
 from PySide6.QtWidgets import QSizePolicy
@@ -116,14 +117,7 @@ def test_readout_table_repaints_the_changed_rows_to_the_pixels_of_a_whole_paint(
     the pixels of a table given the new rows and painted whole."""
     t = _table(qtbot, _ROWS)
     image = _render(t)
-    regions: list[QRegion] = []
-    update = t.update
-
-    def record(*args: object) -> None:
-        regions.append(QRegion(args[0] if args else t.rect()))  # type: ignore[call-overload]
-        update(*args)  # type: ignore[arg-type]
-
-    t.update = record  # type: ignore[method-assign]
+    regions: list[QRegion] = record_updates(t)
     new = list(_ROWS)
     new[1] = (new[1][0], "0.086603")  # a wider value
     new[3] = ("PE[p, 14]", "−0.9945")  # a new name
@@ -135,9 +129,6 @@ def test_readout_table_repaints_the_changed_rows_to_the_pixels_of_a_whole_paint(
     for r in regions:
         area += r
     assert area.boundingRect().height() < t.height() * 0.8
-    painted = QImage(t.size(), QImage.Format.Format_ARGB32_Premultiplied)
-    painted.fill(QColor("white"))
-    t.render(painted)  # (the whole table: now the new rows)
     fresh = _table(qtbot, new)
     fresh.resize(t.size())
     assert np.array_equal(_render(t), _render(fresh))
