@@ -50,7 +50,7 @@ from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.alibi import MAX_HEADS, MAX_POSITIONS, SPAN_FRACTIONS, AlibiModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
-from posenc_gui.widgets.painted import SMALL, SUP, PaintedText, draw_text
+from posenc_gui.widgets.painted import NBSP, NOWRAP, SMALL, SUP, PaintedText, draw_text
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
 from posenc_gui.widgets.styled import (
     FormulaLabel,
@@ -69,8 +69,6 @@ PLAIN_ROLE = "second"
 ROPE_ROLE = "query"
 #: Slopes are listed in this many column groups (head, slope, value).
 SLOPE_COLUMNS = 2
-NOWRAP = "style='white-space:pre'"
-NBSP = "\u00a0"
 #: Room left and right of the distance and key axes (a share of their "nice" end).
 X_MARGIN = 0.02
 
@@ -868,12 +866,6 @@ class SlopesTable(PaintedText):
     def drawn(self) -> list[tuple[float, float, str]]:
         """What the paint writes: (x, baseline, text) in the widget's pixels."""
         return [(x, y, t) for x, y, t, _ in self._texts]
-
-    def sizeHint(self) -> QSize:
-        return QSize(self._size)
-
-    def minimumSizeHint(self) -> QSize:
-        return QSize(self._size)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)

@@ -53,6 +53,7 @@ from posenc_gui.state.encodings import (
 )
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig, superscript
+from posenc_gui.widgets.painted import NOWRAP
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
 from posenc_gui.widgets.styled import ReadoutLabel, live, span
 from posenc_gui.widgets.views import Context
@@ -69,7 +70,6 @@ BAND = 0.8
 SHOWN_COMPONENTS = 8
 #: Values from 10^this on are drawn divided by a power of ten (named in the axis label).
 SCALE_FROM = 4
-NOWRAP = "style='white-space:pre'"
 #: Scheme names in plot titles.
 SHORT_LABELS = ("naive p", "normalized p/(L−1)", "binary", "sinusoidal", "learned (untrained)")
 #: A binary code longer than this is written with its leading zeros shortened.
