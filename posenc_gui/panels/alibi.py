@@ -50,9 +50,12 @@ from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.alibi import MAX_HEADS, MAX_POSITIONS, SPAN_FRACTIONS, AlibiModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
-from posenc_gui.widgets.painted import NBSP, NOWRAP, SMALL, SUP, PaintedText, draw_text
+from posenc_gui.widgets.painted import NBSP, NOWRAP, PaintedText, draw_text
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
 from posenc_gui.widgets.styled import (
+    SMALL,
+    SUB,
+    SUP,
     FormulaLabel,
     ReadoutLabel,
     keep_thin_spaces,
@@ -840,7 +843,7 @@ class SlopesTable(PaintedText):
         line = self.LEADING + max(math.ceil(m.ascent()) + math.ceil(m.descent()) for m in (fm, fb))
         ascent = max(math.ceil(fm.ascent()), math.ceil(fb.ascent()))
         raised = SUP * SMALL * fm.height()
-        lowered = SMALL * fb.height() / 6.0  # a subscript: SUB, a sixth of its height, down
+        lowered = SUB * SMALL * fb.height()  # a subscript: a sixth of its height, down
 
         def base(row: int) -> float:
             return self.MARGIN + row * line + ascent

@@ -79,8 +79,6 @@ CELL_TEXT_MAX = 8  # at most this head dimension gets numbers written into its c
 CELL_FONT = "small"
 PE_ROLES = ("query", "key", "fourth", "third")  # p, p+k, p′, p′+k
 PE_NAMES = ("p", "p+k", "p′", "p′+k")
-#: Tables whose numbers must not be broken over lines (inherited by the cells; one style per
-#: table lays out faster than one per cell).
 
 
 class RotationPanel(Panel):

@@ -22,14 +22,11 @@ from PySide6.QtGui import QFontMetricsF, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from posenc_gui.widgets.style import Style, StyleBook
-from posenc_gui.widgets.styled import span, strip_tags, table_html
+from posenc_gui.widgets.styled import SMALL, SUB, SUP, span, strip_tags, table_html
 
-#: HTML that keeps a table's cells on one line each (the texts painted blocks stand for).
+#: HTML that keeps a table's numbers on one line each (inherited by the cells; one style per
+#: table lays out faster than one per cell): the texts painted blocks stand for use it.
 NOWRAP = "style='white-space:pre'"
-
-#: Sub- and superscripts as a rich text sets them: at 2/3 of the size, a subscript's baseline
-#: lowered by a sixth of the small font's height, a superscript's raised by half of it.
-SMALL, SUB, SUP = 2.0 / 3.0, 1.0 / 6.0, 0.5
 
 
 class PaintedText(QWidget):
@@ -116,6 +113,13 @@ def line_height(m: QFontMetricsF) -> int:
     return math.ceil(m.ascent()) + math.ceil(m.descent())
 
 
+def script_shifts(m: QFontMetricsF) -> dict[str, float]:
+    """How far a run's baseline moves (down > 0) by its vertical alignment ("", "sub",
+    "sup") in a font of metrics ``m``, as a rich text sets sub- and superscripts."""
+    small = SMALL * m.height()
+    return {"": 0.0, "sub": SUB * small, "sup": -SUP * small}
+
+
 #: Cell padding of a read-out table (pixels: ``cellpadding='1'``) and the room after the name
 #: column (``padding-right:10px``); the margin around it is :data:`MARGIN`.
 CELL_PAD = 1.0
@@ -197,8 +201,7 @@ class ReadoutTable(PaintedText):
         )
 
     def _row_height(self) -> float:
-        m = self._metrics
-        return max(math.ceil(x.ascent()) + math.ceil(x.descent()) for x in m) + 2 * CELL_PAD
+        return max(line_height(m) for m in self._metrics) + 2 * CELL_PAD
 
     def _fit(self) -> bool:
         """Widen the columns to the rows' text; whether the geometry changed."""
@@ -259,8 +262,7 @@ class ReadoutTable(PaintedText):
         """(font index, x, baseline, text) of rows ``first … last - 1``."""
         h = self._row_height()
         ascent = max(math.ceil(x.ascent()) for x in self._metrics)
-        small = SMALL * self._metrics[0].height()
-        shift = {"": 0.0, "sub": SUB * small, "sup": -SUP * small}
+        shift = script_shifts(self._metrics[0])
         right = self._right()
         out = []
         for i in range(first, last):
@@ -484,8 +486,7 @@ class RichLines(PaintedText):
         if len(self._laid) > 16:  # a window being resized
             self._laid.clear()
         fm = self._metrics[0]
-        small = SMALL * fm.height()
-        shift = {"": 0.0, "sub": SUB * small, "sup": -SUP * small}
+        shift = script_shifts(fm)
         step = max(line_height(self._metrics[0]), line_height(self._metrics[1]))
         right = width - MARGIN
         out: list[tuple[float, int, float, str, int, str]] = []

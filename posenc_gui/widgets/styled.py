@@ -741,6 +741,10 @@ class _Place(NamedTuple):
     colour: QColor
 
 
+#: Sub- and superscripts as a rich text sets them: at 2/3 of the size, a subscript's baseline
+#: lowered by a sixth of the small font's height, a superscript's raised by half of it.
+SMALL, SUB, SUP = 2.0 / 3.0, 1.0 / 6.0, 0.5
+
 #: The vertical alignments of values that can be drawn over the laid-out text.
 _DRAWN_OVER = (
     QTextCharFormat.VerticalAlignment.AlignNormal,
@@ -897,8 +901,8 @@ class ReadoutLabel(FormulaLabel):
         font = fmt.font().resolve(doc.defaultFont())
         baseline = top + line.ascent()
         if align != QTextCharFormat.VerticalAlignment.AlignNormal:
-            # as Qt's text layout sets a super- or subscript: two thirds of the size (whole
-            # points), raised by half its own height or lowered by a sixth of it
+            # as Qt's text layout sets a super- or subscript: SMALL of the size (whole points),
+            # raised by SUP of its own height or lowered by SUB of it
             font = QFont(font)
             if font.pointSize() > 0:
                 font.setPointSize(font.pointSize() * 2 // 3)
@@ -906,9 +910,9 @@ class ReadoutLabel(FormulaLabel):
                 font.setPixelSize(font.pixelSize() * 2 // 3)
             small = QFontMetricsF(font)
             if align == QTextCharFormat.VerticalAlignment.AlignSuperScript:
-                baseline -= (small.ascent() + small.descent()) / 2
+                baseline -= (small.ascent() + small.descent()) * SUP
             else:
-                baseline += (small.ascent() + small.descent()) / 6
+                baseline += (small.ascent() + small.descent()) * SUB
         metrics = _METRICS.get(font.key())
         if metrics is None:
             metrics = _METRICS[font.key()] = QFontMetricsF(font)
