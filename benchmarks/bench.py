@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench.py [--tab ID]... [--steps N] [--size WxH] [--json FILE]
         [--skip-startup] [--skip-baseline] [--skip-rss] [--startup-runs N] [--full-paint]
-        [--params] [--check]
+        [--params] [--floor] [--check]
 
 Needs the ``bench`` extra for the baseline (``pip install -c constraints.txt -e '.[bench]'``);
 without matplotlib the baseline is skipped with a message. Every measurement runs in a child
@@ -26,6 +26,13 @@ frame time (per tab, "default" and "largest" scenario)
     ``max(ceil(200 / number of parameters), --steps)``, so at least 200 timed steps per tab and
     scenario. Three untimed steps warm the panel up first. Reported: median and 95th percentile
     pooled over all the tab's parameters, and per parameter in the JSON.
+repaint floor (``--floor``, per parameter)
+    Where a step's time goes: each parameter is swept again, every widget's paint event
+    recorded, and after each step the regions painted are repainted with nothing changed
+    (``update(region)`` of each widget, then the two ``processEvents()``). Its median is the
+    cost of the pixels that step changed, without the work of changing them (state, views,
+    data): what is left of the step for that work is the step's median minus it. A floor: Qt
+    paints the regions in one pass, where a step may take several.
 baseline_matplotlib_ms
     The source chapter's notebook figure redrawn per change: a 16x10 in figure at 100 dpi (Agg)
     with three panels, the PE heatmap (imshow, RdBu, colour bar), four dimensions' curves over
@@ -61,7 +68,7 @@ a summary: default median <= 8 ms and p95 <= 16 ms per tab; speedup >= 40x; larg
 The exit code is 0 unless ``--check`` is given: then 1 on any FAIL or ERROR.
 
 JSON (``--json FILE``): ``tabs.TAB.{default,largest}.{median_ms,p95_ms,max_ms,steps,params}``
-(``params.NAME``: the same per parameter) and ``tabs.TAB.speedup_vs_baseline``;
+(``params.NAME``: the same per parameter, with ``--floor`` also ``repaint_median_ms``) and ``tabs.TAB.speedup_vs_baseline``;
 ``baseline_matplotlib_ms`` (and ``baseline``, its details); ``startup.{first_paint_s,
 interactive_s,torch_import_s,...}`` with every run under ``startup.samples``; ``rss_mb.{default,
 largest}`` (and ``rss``, details); ``budgets`` (name, value, op, limit, unit, status);
@@ -396,6 +403,76 @@ def paints_during(action: Callable[[], None]) -> int:
     return count[0]
 
 
+def record_paints(action: Callable[[], None]) -> list[tuple[Any, Any]]:
+    """Run ``action`` while recording every widget's paint event: ``(widget, region)`` each."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtGui import QRegion
+    from PySide6.QtWidgets import QApplication
+
+    painted: list[tuple[Any, Any]] = []
+
+    class PaintRecorder(QObject):
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint and obj.isWidgetType():
+                painted.append((obj, QRegion(event.region())))  # type: ignore[attr-defined]
+            return False
+
+    recorder = PaintRecorder()
+    app = QApplication.instance()
+    assert app is not None
+    app.installEventFilter(recorder)
+    try:
+        action()
+    finally:
+        app.removeEventFilter(recorder)
+    return painted
+
+
+def repaint_ms(painted: list[tuple[Any, Any]]) -> float:
+    """Time (ms) to paint the recorded regions again with nothing changed: the cost of the
+    pixels a step changed, without the work that changed them.
+
+    Every recorded widget is asked to repaint its region, then the events are processed as a
+    step's are. Qt paints them in one pass, where a step may take several (a plot's scene
+    sends its changes in a queued call of its own), so this is a floor, not a share.
+    """
+    import shiboken6
+
+    start = time.perf_counter()
+    for widget, region in painted:
+        if shiboken6.isValid(widget):
+            widget.update(region)
+    process_events()
+    process_events()
+    return (time.perf_counter() - start) * 1000.0
+
+
+def floor_sweep(panel: Any, param: Any, share: int) -> list[float]:
+    """:func:`sweep_param` again, each step's painted regions then repainted unchanged: those
+    repaints' times (ms). The steps themselves carry the recorder: their times are not used."""
+    floors: list[float] = []
+    bounds = sweep_range(param, panel.state.limits())
+    if bounds is None:
+        return floors
+    current = panel.state.get(param.name)
+    attempts = 0
+    for value in slider_values(param, float(current), *bounds, share):
+        attempts += 1
+        if len(floors) >= share or attempts > 20 * share + 50:
+            break
+        if value == panel.state.get(param.name):
+            continue
+        stepped: list[float | None] = []
+
+        def step(v: Any = value, out: list[float | None] = stepped) -> None:
+            out.append(timed_step(panel, param.name, v, False))
+
+        painted = record_paints(step)
+        if stepped[0] is not None:
+            floors.append(repaint_ms(painted))
+    return floors
+
+
 def guarded_sweep(
     panel: Any, param: Any, share: int, full_paint: bool, values: Mapping[str, Any]
 ) -> tuple[list[float], str | None, int | None]:
@@ -432,9 +509,15 @@ def warm_up(panel: Any, params: list[Any], full_paint: bool) -> None:
 
 
 def time_scenario(
-    tab: str, scenario: str, steps: int | None, size: tuple[int, int], full_paint: bool
+    tab: str,
+    scenario: str,
+    steps: int | None,
+    size: tuple[int, int],
+    full_paint: bool,
+    floor: bool = False,
 ) -> Json:
-    """Pooled and per-parameter step times of one tab in one scenario."""
+    """Pooled and per-parameter step times of one tab in one scenario (with ``floor``, each
+    parameter's repaint floor too: :func:`floor_sweep`)."""
     from posenc_gui.state.registry import get_model
 
     model = get_model(tab)
@@ -457,6 +540,11 @@ def time_scenario(
         if times:
             per_param[param.name] = {**summarize(times), "check_paints": paints}
             pooled += times
+            if floor and not failure:
+                repaints = floor_sweep(panel, param, share)
+                restore(panel, values)
+                if repaints:
+                    per_param[param.name]["repaint_median_ms"] = statistics.median(repaints)
     dispose(panel)
     if not pooled:
         return {
@@ -488,7 +576,10 @@ def child_frames(args: Json) -> None:
     size = (int(args["size"][0]), int(args["size"][1]))
     for scenario in ("default", "largest"):
         try:
-            result = time_scenario(args["tab"], scenario, args["steps"], size, args["full_paint"])
+            result = time_scenario(
+                args["tab"], scenario, args["steps"], size, args["full_paint"],
+                floor=bool(args.get("floor")),
+            )  # fmt: skip
         except Exception as err:  # a broken panel: report it, go on with the next scenario
             result = error_text(err)
         emit({"scenario": scenario, "result": result})
@@ -669,7 +760,10 @@ def run_child(kind: str, args: Json, timeout: float) -> tuple[list[Json], str | 
 
 def measure_tab(tab: str, ns: argparse.Namespace) -> Json:
     """Frame times of one tab (both scenarios) from a child process."""
-    args = {"tab": tab, "steps": ns.steps, "size": ns.size, "full_paint": ns.full_paint}
+    args = {
+        "tab": tab, "steps": ns.steps, "size": ns.size, "full_paint": ns.full_paint,
+        "floor": ns.floor,
+    }  # fmt: skip
     results, err = run_child("frames", args, FRAMES_TIMEOUT_S)
     out: Json = {r["scenario"]: r["result"] for r in results}
     for scenario in ("default", "largest"):
@@ -882,9 +976,11 @@ def print_frame_row(tab: str, scenario: str, data: Json, show_params: bool) -> N
     )
     if show_params:
         for name, p in row["params"].items():
+            floor = p.get("repaint_median_ms")
+            floor_text = "" if floor is None else f"  (repaint floor {floor:.2f} ms)"
             print(
                 f"{'':9} {'':8} {p['steps']:6d} {p['median_ms']:10.2f} {p['p95_ms']:8.2f} "
-                f"{p['max_ms']:8.1f}   {name}"
+                f"{p['max_ms']:8.1f}   {name}{floor_text}"
             )
 
 
@@ -995,6 +1091,12 @@ def parse_args(argv: list[str] | None, tab_ids: tuple[str, ...]) -> argparse.Nam
         help="time a grab() of the whole panel per step (worst case)",
     )
     parser.add_argument("--params", action="store_true", help="print per-parameter rows too")
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="per parameter, also time a repaint of what each step painted, nothing changed "
+        "(implies --params; doubles the sweeps)",
+    )
     parser.add_argument("--check", action="store_true", help="exit 1 if a budget is not met")
     return parser.parse_args(argv)
 
@@ -1032,6 +1134,7 @@ def run_all(ns: argparse.Namespace, tabs: list[str]) -> Json:
     report["meta"] = {
         "size": "x".join(map(str, ns.size)),
         "full_paint": ns.full_paint,
+        "floor": ns.floor,
         "steps": ns.steps,
         "largest": LARGEST,
         "budgets": BUDGETS,
@@ -1061,7 +1164,7 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         log(f"[bench] no largest sizes defined for {', '.join(missing)}: defaults used there")
     report = run_all(ns, tabs)
-    print_report(report, ns.params)
+    print_report(report, ns.params or ns.floor)
     if ns.json:
         Path(ns.json).write_text(json.dumps(report, indent=1))
     return 1 if ns.check and not report["passed"] else 0
