@@ -609,12 +609,17 @@ def move_line(line: pg.InfiniteLine, value: float) -> None:
             line.blockSignals(False)
 
 
+_MIN, _MAX = np.minimum.reduce, np.maximum.reduce
+
+
 class PaddedItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
     """An item drawn at data points with a reach in *pixels* past them (a marker radius, half a
     pen width): its bounds are cached until the data, style or view transform change (a view
     asks for them about a dozen times a frame, each mapping pixels to data)."""
 
     _rect: QRectF | None = None
+    #: The data length of one pixel along x and y (None: the view transform changed since).
+    _pixel: tuple[float, float] | None = None
 
     def points(self) -> tuple[np.ndarray, np.ndarray]:
         raise NotImplementedError
@@ -635,6 +640,7 @@ class PaddedItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyp
     def viewTransformChanged(self) -> None:
         self.prepareGeometryChange()
         self._rect = None
+        self._pixel = None
         super().viewTransformChanged()
 
     def boundingRect(self) -> QRectF:
@@ -646,12 +652,13 @@ class PaddedItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyp
         x, y = self.points()
         if len(x) < self.minimum_points():
             return QRectF()
-        px, py = self.pixelVectors()
+        if self._pixel is None:  # kept per view transform: pixelVectors maps it each call
+            px, py = self.pixelVectors()
+            self._pixel = (0.0 if px is None else px.length(), 0.0 if py is None else py.length())
         pad = self.reach()
-        dx = 0.0 if px is None else pad * px.length()
-        dy = 0.0 if py is None else pad * py.length()
-        x0, x1 = float(x.min()), float(x.max())
-        y0, y1 = float(y.min()), float(y.max())
+        dx, dy = pad * self._pixel[0], pad * self._pixel[1]
+        x0, x1 = float(_MIN(x)), float(_MAX(x))  # the ufuncs: no wrapper of ndarray.min
+        y0, y1 = float(_MIN(y)), float(_MAX(y))
         return QRectF(x0 - dx, y0 - dy, x1 - x0 + 2 * dx, y1 - y0 + 2 * dy)
 
 
