@@ -39,7 +39,10 @@ baseline_matplotlib_ms
     positions and the cosine-similarity matrix of the position vectors (imshow, colour bar), at
     the heatmap tab's default size. Per change (``positions`` walked over 30 values around the
     default): the table is recomputed with torch, the figure cleared, its axes re-created and
-    plotted, ``fig.canvas.draw()``. Median of the 30 draws after 3 warm-up draws.
+    plotted, ``fig.canvas.draw()``. Measured twice, in a child before the frame times and in
+    one after them, 30 draws each after 3 warm-up draws; the median of the 60 pooled (each
+    half's median is reported too): a machine whose speed drifts during the run weighs on
+    both sides of the ratio alike.
     ``speedup`` per tab = baseline median / the tab's default median.
 startup (median of ``--startup-runs`` fresh processes, see ``startup_probe.py``)
     ``torch_import_s``: ``import torch`` alone; ``first_paint_s``: the main window's first paint
@@ -68,8 +71,10 @@ a summary: default median <= 8 ms and p95 <= 16 ms per tab; speedup >= 40x; larg
 The exit code is 0 unless ``--check`` is given: then 1 on any FAIL or ERROR.
 
 JSON (``--json FILE``): ``tabs.TAB.{default,largest}.{median_ms,p95_ms,max_ms,steps,params}``
-(``params.NAME``: the same per parameter, with ``--floor`` also ``repaint_median_ms``) and ``tabs.TAB.speedup_vs_baseline``;
-``baseline_matplotlib_ms`` (and ``baseline``, its details); ``startup.{first_paint_s,
+(``params.NAME``: the same per parameter, with ``--floor`` also ``repaint_median_ms``) and
+``tabs.TAB.speedup_vs_baseline``;
+``baseline_matplotlib_ms`` (and ``baseline``, its details: ``before_median_ms``,
+``after_median_ms``, the redraws under ``times_ms``); ``startup.{first_paint_s,
 interactive_s,torch_import_s,...}`` with every run under ``startup.samples``; ``rss_mb.{default,
 largest}`` (and ``rss``, details); ``budgets`` (name, value, op, limit, unit, status);
 ``passed``; ``meta`` (size, versions, run time, CPU share and load average).
@@ -699,7 +704,7 @@ def child_baseline(args: Json) -> None:
         draw_notebook_figure(fig, p, dim)
         times.append((time.perf_counter() - start) * 1000.0)
     result = summarize(times)
-    result.update(positions=positions, dim=dim, matplotlib=matplotlib.__version__)
+    result.update(positions=positions, dim=dim, matplotlib=matplotlib.__version__, times_ms=times)
     emit(result)
 
 
@@ -779,10 +784,31 @@ def measure_frames(tabs: list[str], ns: argparse.Namespace) -> Json:
     return result
 
 
-def measure_baseline() -> Json:
-    log("[bench] matplotlib baseline ...")
+def measure_baseline(when: str) -> Json:
+    log(f"[bench] matplotlib baseline, {when} ...")
     results, err = run_child("baseline", {}, BASELINE_TIMEOUT_S)
     return results[-1] if results else {"error": err or "no result"}
+
+
+def pool_baselines(before: Json, after: Json) -> Json:
+    """The baseline of the run: the redraws measured before and after the frame times, pooled
+    (a machine whose speed drifts during the run then weighs on both sides of the ratios), with
+    each half's median; one half alone when the other failed or was skipped."""
+    halves = [h for h in (before, after) if "times_ms" in h]
+    if not halves:
+        if "skipped" in before:
+            return before
+        reasons = (before.get("error", "no result"), after.get("error", "no result"))
+        return {"error": f"before the frame times: {reasons[0]}; after: {reasons[1]}"}
+    times = [t for h in halves for t in h["times_ms"]]
+    out: Json = dict(halves[0])
+    out.update(summarize(times), times_ms=times)
+    out["before_median_ms"] = before.get("median_ms")
+    out["after_median_ms"] = after.get("median_ms")
+    for name, half in (("before", before), ("after", after)):
+        if "times_ms" not in half:
+            out[f"{name}_error"] = half.get("error") or half.get("skipped") or "no result"
+    return out
 
 
 def measure_rss(tabs: list[str], size: tuple[int, int]) -> Json:
@@ -991,6 +1017,12 @@ def print_baseline(report: Json) -> None:
             f"\nNotebook baseline (matplotlib {base['matplotlib']}, 3 panels, "
             f"{base['positions']} x {base['dim']}): median {base['median_ms']:.1f} ms, "
             f"p95 {base['p95_ms']:.1f} ms per redraw"
+            + (
+                f" (before the frame times {base['before_median_ms']:.1f} ms, after "
+                f"{base['after_median_ms']:.1f} ms)"
+                if base.get("before_median_ms") and base.get("after_median_ms")
+                else ""
+            )
         )
     else:
         reason = base.get("skipped") or base.get("error") or "no result"
@@ -1116,10 +1148,11 @@ def versions() -> Json:
 def run_all(ns: argparse.Namespace, tabs: list[str]) -> Json:
     started = time.perf_counter()
     load_start = os.getloadavg()[0]
+    skipped: Json = {"skipped": "skipped (--skip-baseline)"}
+    before = skipped if ns.skip_baseline else measure_baseline("before the frame times")
     report: Json = {"tabs": measure_frames(tabs, ns)}
-    report["baseline"] = (
-        {"skipped": "skipped (--skip-baseline)"} if ns.skip_baseline else measure_baseline()
-    )
+    after = skipped if ns.skip_baseline else measure_baseline("after the frame times")
+    report["baseline"] = pool_baselines(before, after)
     report["baseline_matplotlib_ms"] = number(report["baseline"], "median_ms")
     add_speedups(report)
     report["startup"] = None if ns.skip_startup else measure_startup(ns.startup_runs)

@@ -102,3 +102,21 @@ def test_floor_sweep_gives_a_repaint_time_per_step(qtbot: Any) -> None:
         bench.timed_step = step
     assert len(floors) == 4 and all(f > 0.0 for f in floors)
     assert len(set(seen)) >= 2  # each step moved the parameter to a new value
+
+
+def test_the_baseline_pools_the_redraws_before_and_after_the_frame_times() -> None:
+    bench = _bench()
+    info = {"positions": 100, "dim": 128, "matplotlib": "3.x"}
+    before = {**bench.summarize([100.0, 110.0, 120.0]), **info, "times_ms": [100.0, 110.0, 120.0]}
+    after = {**bench.summarize([200.0, 210.0, 220.0]), **info, "times_ms": [200.0, 210.0, 220.0]}
+    pooled = bench.pool_baselines(before, after)
+    assert pooled["median_ms"] == 160.0 and pooled["steps"] == 6
+    assert (pooled["before_median_ms"], pooled["after_median_ms"]) == (110.0, 210.0)
+    assert pooled["positions"] == 100 and pooled["matplotlib"] == "3.x"
+    # one half failed: the other alone, the failure said
+    alone = bench.pool_baselines(before, {"error": "timed out"})
+    assert alone["median_ms"] == 110.0 and alone["after_error"] == "timed out"
+    # both failed, or skipped
+    assert "timed out" in bench.pool_baselines({"error": "x"}, {"error": "timed out"})["error"]
+    skipped = {"skipped": "skipped (--skip-baseline)"}
+    assert bench.pool_baselines(skipped, skipped) == skipped
