@@ -386,26 +386,7 @@ def sweep_param(panel: Any, param: Any, share: int, full_paint: bool) -> list[fl
 
 def paints_during(action: Callable[[], None]) -> int:
     """Run ``action`` while counting every widget's paint events (application-wide)."""
-    from PySide6.QtCore import QEvent, QObject
-    from PySide6.QtWidgets import QApplication
-
-    count = [0]
-
-    class PaintCounter(QObject):
-        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.Paint:
-                count[0] += 1
-            return False
-
-    counter = PaintCounter()
-    app = QApplication.instance()
-    assert app is not None
-    app.installEventFilter(counter)
-    try:
-        action()
-    finally:
-        app.removeEventFilter(counter)
-    return count[0]
+    return len(record_paints(action))
 
 
 def record_paints(action: Callable[[], None]) -> list[tuple[Any, Any]]:
