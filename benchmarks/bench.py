@@ -364,8 +364,15 @@ def restore(panel: Any, values: Mapping[str, Any]) -> None:
     process_events()
 
 
-def sweep_param(panel: Any, param: Any, share: int, full_paint: bool) -> list[float]:
-    """Drag ``param`` over its current range for ``share`` changing steps; their times (ms)."""
+def sweep_param(
+    panel: Any,
+    param: Any,
+    share: int,
+    full_paint: bool,
+    step: Callable[[Any], float | None] | None = None,
+) -> list[float]:
+    """Drag ``param`` over its current range for ``share`` changing steps; their times (ms), or
+    what ``step(value)`` returns for each (it makes the step; None: the state refused it)."""
     bounds = sweep_range(param, panel.state.limits())
     if bounds is None:
         return []
@@ -378,7 +385,7 @@ def sweep_param(panel: Any, param: Any, share: int, full_paint: bool) -> list[fl
             break
         if value == panel.state.get(param.name):
             continue  # a repeat: the slider did not move to a new value
-        t = timed_step(panel, param.name, value, full_paint)
+        t = timed_step(panel, param.name, value, full_paint) if step is None else step(value)
         if t is not None:
             times.append(t)
     return times
@@ -436,27 +443,13 @@ def repaint_ms(painted: list[tuple[Any, Any]]) -> float:
 def floor_sweep(panel: Any, param: Any, share: int) -> list[float]:
     """:func:`sweep_param` again, each step's painted regions then repainted unchanged: those
     repaints' times (ms). The steps themselves carry the recorder: their times are not used."""
-    floors: list[float] = []
-    bounds = sweep_range(param, panel.state.limits())
-    if bounds is None:
-        return floors
-    current = panel.state.get(param.name)
-    attempts = 0
-    for value in slider_values(param, float(current), *bounds, share):
-        attempts += 1
-        if len(floors) >= share or attempts > 20 * share + 50:
-            break
-        if value == panel.state.get(param.name):
-            continue
+
+    def step(value: Any) -> float | None:
         stepped: list[float | None] = []
+        painted = record_paints(lambda: stepped.append(timed_step(panel, param.name, value, False)))
+        return None if stepped[0] is None else repaint_ms(painted)
 
-        def step(v: Any = value, out: list[float | None] = stepped) -> None:
-            out.append(timed_step(panel, param.name, v, False))
-
-        painted = record_paints(step)
-        if stepped[0] is not None:
-            floors.append(repaint_ms(painted))
-    return floors
+    return sweep_param(panel, param, share, False, step)
 
 
 def guarded_sweep(
