@@ -1350,9 +1350,9 @@ class HeatmapPanel(Panel):
         old = self._wl_ranges
         if ranges != old:  # re-setting unchanged ranges re-lays out the axes
             self._wl_ranges = ranges
-            # one range update for the axes that move (x0 follows x1): a base or positions
-            # step moves the top only; two calls updated the view, its axes and the view's
-            # listeners twice
+            # one range update for the axes that move: y is fixed, so after the first call
+            # only x (x0 follows x1, a dim step); a call per axis updated the view, its axes
+            # and the view's listeners twice
             new_y = None if old is not None and old[:2] == ranges[:2] else ranges[:2]
             new_x = None if old is not None and old[2] == x1 else (min(x0, -0.5), x1)
             self.wl_plot.getViewBox().setRange(xRange=new_x, yRange=new_y, padding=0)

@@ -70,6 +70,14 @@ class PaintedText(QWidget):
     def minimumSizeHint(self) -> QSize:
         return QSize(self._size)
 
+    def _fix_size(self, size: QSize) -> None:
+        """Make ``size`` the size hint and the minimum; the layout is asked again only when it
+        changed."""
+        if size != self._size:
+            self._size = size
+            self.setMinimumSize(size)
+            self.updateGeometry()
+
     def _set_html(self, html: str) -> None:
         self._html = html
         self.setAccessibleDescription(strip_tags(html))
@@ -210,14 +218,12 @@ class ReadoutTable(PaintedText):
         columns = (max(names, self._columns[0]), max(values, self._columns[1]))
         moved = columns != self._columns
         self._columns = columns
-        size = QSize(
-            math.ceil(sum(columns) + 2 * MARGIN),
-            math.ceil(len(self._cells) * self._row_height() + 2 * MARGIN),
+        self._fix_size(
+            QSize(
+                math.ceil(sum(columns) + 2 * MARGIN),
+                math.ceil(len(self._cells) * self._row_height() + 2 * MARGIN),
+            )
         )
-        if size != self._size:
-            self._size = size
-            self.setMinimumSize(size)
-            self.updateGeometry()
         return moved
 
     def set_rows(self, rows: Sequence[tuple[str, str]]) -> None:
@@ -329,11 +335,9 @@ class PaintedBlock(PaintedText):
         need = self._lay_out()
         # the room only grows (until the style changes): a column that widens for a longer
         # number and narrows again would lay the read-out column out at every step
-        size = QSize(math.ceil(need.width()), math.ceil(need.height())).expandedTo(self._size)
-        if size != self._size:
-            self._size = size
-            self.setMinimumSize(size)
-            self.updateGeometry()
+        self._fix_size(
+            QSize(math.ceil(need.width()), math.ceil(need.height())).expandedTo(self._size)
+        )
         self.update()
 
     def drawn(self) -> list[tuple[float, float, str]]:
