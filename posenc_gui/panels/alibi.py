@@ -714,7 +714,7 @@ class SlopesTable(PaintedText):
 
     #: Room between a cell and the one before it (pixels at the label's font size), and before
     #: each further column group.
-    GAP = 4.0
+    GAP = 9.0
     GROUP_GAP = 14.0
     #: Past the rows reserved up front, the height is reserved for a multiple of this many rows.
     ROW_STEP = 8
