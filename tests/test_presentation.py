@@ -22,7 +22,7 @@ from posenc_gui.main_window import (
 )
 from posenc_gui.state.session import Session
 from posenc_gui.widgets import style as style_mod
-from posenc_gui.widgets.styled import FormulaLabel
+from posenc_gui.widgets.text import LiveText
 
 pytestmark = pytest.mark.usefixtures("restore_style")
 
@@ -42,7 +42,7 @@ def _sizes(w: MainWindow) -> tuple[list[float], list[float]]:
         if isinstance(item, pg.PlotDataItem) and item.opts["pen"] is not None
     ]
     widths = [pg.mkPen(c.opts["pen"]).widthF() for c in curves]
-    fonts = [label.font().pointSizeF() for label in panel.findChildren(FormulaLabel)]
+    fonts = [label.font().pointSizeF() for label in panel.findChildren(LiveText)]
     assert widths and fonts
     return widths, fonts
 

@@ -36,7 +36,6 @@ from PySide6.QtGui import (
     QPalette,
     QPen,
     QPolygonF,
-    QTextDocument,
 )
 from PySide6.QtWidgets import (
     QGraphicsPolygonItem,
@@ -50,18 +49,18 @@ from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.alibi import MAX_HEADS, MAX_POSITIONS, SPAN_FRACTIONS, AlibiModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
-from posenc_gui.widgets.painted import NBSP, NOWRAP, PaintedText, draw_text
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
-from posenc_gui.widgets.styled import (
+from posenc_gui.widgets.text import (
+    NBSP,
+    NOWRAP,
     SMALL,
     SUB,
     SUP,
-    FormulaLabel,
-    ReadoutLabel,
-    keep_thin_spaces,
+    LiveText,
+    PaintedText,
+    draw_text,
     live,
     span,
-    strip_tags,
 )
 from posenc_gui.widgets.views import Context
 
@@ -101,7 +100,8 @@ class AlibiPanel(Panel):
 
         # ---- side column -------------------------------------------------------------------
         heads_box = self.controls("ALiBi heads", "heads", "head")
-        self.rule_label = KeptFormulaLabel("slope_rule_readout", self, b)
+        # every head count's rule kept laid out: a heads slider dragged back shows them again
+        self.rule_label = LiveText("slope_rule_readout", self, b, keep=MAX_HEADS)
         self.slopes_label = SlopesTable("slopes_readout", self, b)
         # the room of the largest tables from the start: a heads step never lays the side
         # column out (the cells of n heads are among those of MAX_HEADS − 1 and MAX_HEADS)
@@ -151,7 +151,7 @@ class AlibiPanel(Panel):
             b, self.att_plot, movable=True, tooltip="Drag to move the query position i"
         )
         self.bind_drag(self.query_line, self._query_dragged, self._query_shown)
-        self.att_label = ReadoutLabel("attention_readout", self, b)
+        self.att_label = LiveText("attention_readout", self, b)
 
         # ---- RoPE vs ALiBi on one distance axis -------------------------------------------------
         self.cmp_plot = styled.plot(
@@ -165,7 +165,7 @@ class AlibiPanel(Panel):
         self.alibi_line = _line(b, self.cmp_plot, ALIBI_ROLE, "thick")
         self.cross_dot = styled.markers(b, self.cmp_plot, ALIBI_ROLE, "large")
         styled.steady_axis(b, self.cmp_plot.getAxis("left"), "−2.5")
-        self.cmp_label = ReadoutLabel("comparison_readout", self, b)
+        self.cmp_label = LiveText("comparison_readout", self, b)
 
         for plot in (self.heat_plot, self.bias_plot, self.att_plot, self.cmp_plot):
             styled.cache_texts(plot)
@@ -594,105 +594,6 @@ def _slopes_table(n: int) -> tuple[str, tuple[tuple[str, str, str], ...], int]:
                             sl["power_of_two"], sl["lower_power"], sl["doubled_power"],
                             tuple(sl["extra_heads_of_doubled"]))  # fmt: skip
     return _table_of(n, cells)
-
-
-class _Sizes:
-    """What a :class:`KeptFormulaLabel` measured of one document."""
-
-    def __init__(self) -> None:
-        self.heights: dict[int, int] = {}
-        self.ideal: int | None = None
-        self.least: int | None = None
-
-
-class KeptFormulaLabel(FormulaLabel):
-    """A :class:`FormulaLabel` that keeps the documents of its last texts (parsed, laid out).
-
-    A text that comes back (a slider dragged back and forth over the same counts) is shown by
-    swapping its kept document in: no HTML parse (~0.4 ms) and, at the width it was painted at,
-    no layout (~0.3 ms). The documents are forgotten on a new style (font)."""
-
-    KEPT = 64
-
-    def __init__(
-        self, name: str, parent: QWidget | None, book: StyleBook, kind: str = "text"
-    ) -> None:
-        super().__init__(name, parent, book, kind)
-        self._kept: OrderedDict[str, QTextDocument] = OrderedDict()
-        self._sizes: dict[QTextDocument, _Sizes] = {}
-        self._sizes_of = _Sizes()
-        #: Texts parsed anew and texts shown from a kept document (for tests).
-        self.parsed = 0
-        self.reused = 0
-
-        def restyle(st: object) -> None:
-            self._forget_documents()
-            if self._html:
-                self._kept[self._html] = self._doc  # restyled by FormulaLabel's hook
-            self._measured()  # FormulaLabel's hook forgot the sizes: measured anew
-
-        book.add(restyle)
-
-    def _forget_documents(self) -> None:
-        """Drop the kept documents (not the one shown): a new font lays them out anew."""
-        for doc in self._kept.values():
-            if doc is not self._doc:
-                doc.deleteLater()
-        self._kept.clear()
-        self._sizes.clear()
-
-    def _document(self, key: str, html: str | None = None) -> tuple[QTextDocument, bool]:
-        """The document kept under ``key``, or ``html`` (default: ``key``) parsed now and kept;
-        and whether it was kept."""
-        doc = self._kept.get(key)
-        if doc is not None:
-            self._kept.move_to_end(key)
-            self.reused += 1
-            return doc, True
-        doc = QTextDocument(self)
-        doc.setDocumentMargin(self._doc.documentMargin())
-        doc.setDefaultFont(self.font())
-        doc.setUndoRedoEnabled(False)
-        doc.setHtml(keep_thin_spaces(key if html is None else html))
-        self.parsed += 1
-        self._kept[key] = doc
-        if len(self._kept) > self.KEPT:
-            _, old = self._kept.popitem(last=False)
-            self._sizes.pop(old, None)
-            old.deleteLater()
-        return doc, False
-
-    def set_html(self, html: str) -> None:
-        if "\x02" in html:
-            html = html.replace("\x02", "").replace("\x03", "")
-        if html == self._html:
-            return
-        self._html = html
-        self._doc, _ = self._document(html)
-        self._measured()
-        self.setAccessibleDescription(strip_tags(html))
-        self.update()
-
-    def _measured(self) -> None:
-        """Take up the sizes measured for the current document (its heights by width, ideal
-        and least widths), kept with it: a layout pass asks for them at several widths, and
-        each new width lays the whole text out again (three to four layouts a new text)."""
-        sizes = self._sizes.get(self._doc)
-        if sizes is None:
-            sizes = self._sizes[self._doc] = _Sizes()
-        self._heights = sizes.heights  # filled by FormulaLabel as it measures
-        self._ideal, self._least = sizes.ideal, sizes.least
-        self._sizes_of = sizes
-
-    def sizeHint(self) -> QSize:
-        hint = super().sizeHint()
-        self._sizes_of.ideal = self._ideal
-        return hint
-
-    def minimumSizeHint(self) -> QSize:
-        hint = super().minimumSizeHint()
-        self._sizes_of.least = self._least
-        return hint
 
 
 class SlopesTable(PaintedText):

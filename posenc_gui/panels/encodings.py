@@ -53,9 +53,8 @@ from posenc_gui.state.encodings import (
 )
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig, superscript
-from posenc_gui.widgets.painted import NOWRAP
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
-from posenc_gui.widgets.styled import ReadoutLabel, live, span
+from posenc_gui.widgets.text import NOWRAP, LiveText, live, span
 from posenc_gui.widgets.views import Context
 
 WAVE_ROLE = "sin"
@@ -102,7 +101,7 @@ class EncodingsPanel(Panel):
         self.draw_button.clicked.connect(self.draw_pairs)
         read_box.grid.addWidget(self.draw_button, read_box.grid.rowCount(), 0, 1, 3)
         plots_box = self.controls("Plots show", "heatmap", "dots", "magnitude")
-        self.verdict_label = ReadoutLabel("verdict_readout", self, b)
+        self.verdict_label = LiveText("verdict_readout", self, b)
 
         # ---- heatmap: the table, P·Pᵀ or the cosine similarities -----------------------------
         self.heat_plot = styled.plot(
@@ -117,7 +116,7 @@ class EncodingsPanel(Panel):
         self.heat_image.setCacheMode(QGraphicsItem.CacheMode.NoCache)
         styled.steady_axis(b, self.heat_plot.getAxis("left"), "500")
         self.heat_row = styled.curve(b, self.heat_plot, MARK_ROLE, "normal")
-        self.similarity_label = ReadoutLabel("similarity_readout", self, b)
+        self.similarity_label = LiveText("similarity_readout", self, b)
 
         # ---- waves -------------------------------------------------------------------------
         self.wave_plot = styled.plot(
@@ -128,7 +127,7 @@ class EncodingsPanel(Panel):
         self.wave_line = styled.vline(b, self.wave_plot, MARK_ROLE)
         self.wave_dots = styled.markers(b, self.wave_plot, MARK_ROLE, "dot")
         styled.steady_axis(b, self.wave_plot.getAxis("left"), "bit 00")
-        self.vector_label = ReadoutLabel("vector_readout", self, b)
+        self.vector_label = LiveText("vector_readout", self, b)
 
         # ---- dot products --------------------------------------------------------------------
         self.dot_plot = styled.plot(
@@ -143,8 +142,8 @@ class EncodingsPanel(Panel):
         self.dot_k_line = styled.vline(b, self.dot_plot, MARK_ROLE)
         self.pair_dots = styled.markers(b, self.dot_plot, PAIR_ROLE, "marker")
         styled.steady_axis(b, self.dot_plot.getAxis("left"), "−0.000")
-        self.dot_label = ReadoutLabel("dot_readout", self, b)
-        self.pairs_label = ReadoutLabel("pairs_readout", self, b)
+        self.dot_label = LiveText("dot_readout", self, b)
+        self.pairs_label = LiveText("pairs_readout", self, b)
 
         # ---- magnitude: word + position, or P[5] at every length ---------------------------
         self.mag_plot = styled.plot(
@@ -156,7 +155,7 @@ class EncodingsPanel(Panel):
         self.length_line = styled.vline(b, self.mag_plot, MARK_ROLE)
         self.length_dots = styled.markers(b, self.mag_plot, MARK_ROLE, "dot")
         styled.steady_axis(b, self.mag_plot.getAxis("left"), "−0.00")
-        self.mag_label = ReadoutLabel("magnitude_readout", self, b)
+        self.mag_label = LiveText("magnitude_readout", self, b)
         b.add(self._restyle_labels)  # after the plots': their restyle resets the labels
 
         # ---- views ---------------------------------------------------------------------------

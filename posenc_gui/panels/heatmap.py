@@ -47,7 +47,6 @@ from PySide6.QtGui import (
     QBrush,
     QPainter,
     QPen,
-    QTextDocument,
     QTransform,
 )
 from PySide6.QtWidgets import (
@@ -70,9 +69,9 @@ from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.heatmap import PRESETS, HeatmapModel, shown_count
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig, signed
-from posenc_gui.widgets.painted import ReadoutTable
 from posenc_gui.widgets.style import Style, StyleBook
-from posenc_gui.widgets.styled import _VALUE, Dots, ReadoutLabel, live, span
+from posenc_gui.widgets.styled import Dots
+from posenc_gui.widgets.text import LiveText, ReadoutTable, live, span
 from posenc_gui.widgets.views import Context
 
 #: Hard cap on computed samples per image axis (a screen has ~2000 pixels a side).
@@ -414,8 +413,8 @@ class StraightCurve(styled.PixelCurve):
 def _span_text(positions: int) -> str:
     """``0…L−1`` as one live value.
 
-    A :class:`~posenc_gui.widgets.styled.ReadoutLabel` draws a new value over the old one only
-    when the characters beside it are upright (``styled._UPRIGHT``: not "…" or "/"): written as
+    A :class:`~posenc_gui.widgets.text.LiveText` draws a new value over the old one only
+    when the characters beside it are upright (not "…" or "/"): written as
     ``0…{L−1}`` with only ``L−1`` live, every ``positions`` step edited and re-laid out the
     label; as one value it is drawn over whenever its width is unchanged.
     """
@@ -424,77 +423,6 @@ def _span_text(positions: int) -> str:
 
 def _other(fn: str) -> str:
     return "cos" if fn == "sin" else "sin"
-
-
-#: Documents a :class:`KeptLabel` keeps besides the one it shows.
-KEPT_DOCUMENTS = 4
-
-
-class KeptLabel(ReadoutLabel):
-    """A :class:`ReadoutLabel` that keeps the documents of the last few texts it showed.
-
-    The hover and curve texts colour the selected column by its function: a step from a sine
-    column to a cosine one changes the text around the numbers (the colour, "+ 1", "<" / "≥"),
-    and a :class:`ReadoutLabel` then parses the HTML and lays the document out anew (~0.7 ms,
-    every other ``dimension`` step). This label puts the current document aside (laid out,
-    with its value slots and measured heights) and takes back the one it kept for the new
-    text's skeleton, whose values are then edited in place as usual. The kept documents are
-    dropped when the style changes (their fonts and colours are the old ones).
-    """
-
-    def __init__(
-        self, name: str, parent: QWidget | None, book: StyleBook, kind: str = "text"
-    ) -> None:
-        super().__init__(name, parent, book, kind)
-        #: By skeleton: (document, values, value slots, heights by width).
-        self._kept: dict[tuple[str, ...], tuple[QTextDocument, list[str], Any, dict[int, int]]]
-        self._kept = {}
-        #: Texts shown by taking a kept document back (for tests).
-        self.reused = 0
-        book.add(self._drop_kept)
-
-    def _drop_kept(self, st: Style) -> None:
-        for doc, *_ in self._kept.values():
-            doc.deleteLater()
-        self._kept.clear()
-
-    def set_html(self, html: str) -> None:
-        skeleton = _VALUE.split(html)[0::2]
-        swapped = False
-        if self._slots is not None and skeleton != self._skeleton:
-            # Put aside as it is: values drawn over it but not yet in it (``_ahead``) are not
-            # written in first (an edit and a layout of a document about to be hidden); its
-            # ``_values`` are what it holds, and a take-back replaces what differs from those.
-            self._ahead = False
-            self._over.clear()
-            self._catch_up_timer.stop()
-            self._kept[tuple(self._skeleton)] = (
-                self._document, self._values, self._slots, dict(self._heights),
-            )  # fmt: skip
-            hit = self._kept.pop(tuple(skeleton), None)
-            if hit is None:  # a new skeleton: parsed into a fresh document
-                doc = QTextDocument(self)
-                doc.setDocumentMargin(self._doc.documentMargin())
-                doc.setUndoRedoEnabled(False)
-                doc.setDefaultFont(self._doc.defaultFont())
-                self._doc, self._slots, self._heights = doc, None, {}
-            else:  # the values are drawn over it, or edited in place, below
-                self._doc, self._values, self._slots, self._heights = hit
-                self._skeleton = skeleton
-                # what it shows is what it holds: new values as wide as those are drawn
-                # over it (the whole label repainted: see :meth:`paintEvent`)
-                self._shown, self._shown_for = list(self._values), self._document
-                self.reused += 1
-                swapped = True
-            # the blocks laid out at the last paint were another document's: an in-place
-            # edit of this one must repaint the whole label, not only the blocks it changed
-            self._blocks = []
-            while len(self._kept) > KEPT_DOCUMENTS:
-                oldest = next(iter(self._kept))
-                self._kept.pop(oldest)[0].deleteLater()
-        super().set_html(html)
-        if swapped:
-            self.update()  # another document: the whole label
 
 
 class HeatmapPanel(Panel):
@@ -596,8 +524,8 @@ class HeatmapPanel(Panel):
         b.add(self._style_image)
         self.pos_line = self._crosshair(self.heat_plot, 90, "Drag to choose the position p")
         self.dim_line = self._crosshair(self.heat_plot, 0, "Drag to choose the dimension j")
-        self.hover_label = KeptLabel("hover_formula", self, b, "title")
-        self.formula_label = ReadoutLabel("heatmap_formula", self, b)
+        self.hover_label = LiveText("hover_formula", self, b, "title")
+        self.formula_label = LiveText("heatmap_formula", self, b)
 
         # ---- encoding vector (shares the dimension axis) -----------------------------------
         self.vector_plot = styled.plot(
@@ -661,7 +589,7 @@ class HeatmapPanel(Panel):
         }
         self.curve_pos_line = self._crosshair(self.curve_plot, 90, "Drag to choose the position p")
         self.curve_markers = styled.markers(b, self.curve_plot, "ink", "huge")
-        self.curve_label = KeptLabel("dimension_readout", self, b)
+        self.curve_label = LiveText("dimension_readout", self, b)
 
         # ---- wavelengths -------------------------------------------------------------------
         self.wl_plot = styled.plot(
@@ -695,7 +623,7 @@ class HeatmapPanel(Panel):
         )  # fmt: skip
         self.wl_plot.addItem(self.span_line)
         b.add(self._style_span_line)
-        self.turns_label = ReadoutLabel("turns_readout", self, b)
+        self.turns_label = LiveText("turns_readout", self, b)
 
         # ---- views -------------------------------------------------------------------------
         self.view("extent", self.heat_plot, ("positions", "shown"), self._refresh_extent)
@@ -1145,8 +1073,8 @@ class HeatmapPanel(Panel):
     def cell_html(self, cell: Mapping[str, Any], values: Mapping[str, Any], st: Style) -> str:
         """The formula of one entry with its numbers substituted (hover / selection text).
 
-        The numbers are marked with :func:`~posenc_gui.widgets.styled.live` (for a
-        :class:`~posenc_gui.widgets.styled.ReadoutLabel`, which edits them in place).
+        The numbers are marked with :func:`~posenc_gui.widgets.text.live` (for a
+        :class:`~posenc_gui.widgets.text.LiveText`, which edits them in place).
         """
         dim, layout = int(values["dim"]), str(values["layout"])
         b = live(_base_text(float(values["base"])))

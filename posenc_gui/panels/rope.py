@@ -57,7 +57,7 @@ from posenc_gui.state.rope import (
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig, signed
 from posenc_gui.widgets.style import LineStyle, StyleBook
-from posenc_gui.widgets.styled import ReadoutLabel, live, span
+from posenc_gui.widgets.text import LiveText, live, span, table_html
 from posenc_gui.widgets.views import Context, Series
 
 #: The curves are binned to at least this many pixel columns (before the plot is laid out).
@@ -146,9 +146,9 @@ class RopePanel(Panel):
 
         # ---- side column: controls and readouts --------------------------------------------
         pos_box = self.controls("Positions", "m", "n", "lock")
-        self.invariance_label = ReadoutLabel("invariance_readout", self, b)
+        self.invariance_label = LiveText("invariance_readout", self, b)
         freq_box = self.controls("Frequencies and layout", "dim", "base", "pair", "layout")
-        self.pair_label = ReadoutLabel("pair_readout", self, b)
+        self.pair_label = LiveText("pair_readout", self, b)
         self.vec_box = self.controls("Query and key vectors", "vectors", "seed", *TYPED_PARAMS)
         view_box = self.controls("Views", "range_max", "window")
 
@@ -179,7 +179,7 @@ class RopePanel(Panel):
         self.q_arc_text = styled.pixel_text(b, self.circle_plot, "query")
         self.k_arc_text = styled.pixel_text(b, self.circle_plot, "key")
         self.between_text = styled.pixel_text(b, self.circle_plot, "accent")
-        self.circle_formula = ReadoutLabel("circle_formula", self, b)
+        self.circle_formula = LiveText("circle_formula", self, b)
 
         # ---- score vs relative distance ------------------------------------------------------
         self.curve_plot = styled.plot(
@@ -202,7 +202,7 @@ class RopePanel(Panel):
         )  # fmt: skip
         self.bind_drag(self.distance_line, self._distance_dragged, self._distance_shown)
         self.curve_dots = styled.markers(b, self.curve_plot, "ink", "large")
-        self.curve_formula = ReadoutLabel("curve_formula", self, b)
+        self.curve_formula = LiveText("curve_formula", self, b)
         vb = self.curve_plot.getPlotItem().getViewBox()
         vb.sigXRangeChanged.connect(lambda *_: self.invalidate("x_range"))
         vb.sigResized.connect(self._curve_resized)
@@ -261,7 +261,7 @@ class RopePanel(Panel):
         )  # fmt: skip
 
         # ---- layout comparison ---------------------------------------------------------------
-        self.layout_label = ReadoutLabel("layout_readout", self, b)
+        self.layout_label = LiveText("layout_readout", self, b)
         # read-outs paint their own background (the palette's, as their parents'): a new value
         # then repaints the read-out alone, not first the part of the plot grid or side column
         # beneath it
@@ -539,7 +539,7 @@ class RopePanel(Panel):
         d = SCORE_DIGITS
         self.invariance_label.set_html(
             "<b>Score depends only on m − n</b>"
-            + styled.table_html(
+            + table_html(
                 [
                     ("relative distance m − n", live(_int(pos["relative_distance"]))),
                     (f"score ⟨R<sub>m</sub>q, R<sub>n</sub>k⟩ at ({live(m)}, {live(n)})",
@@ -564,7 +564,7 @@ class RopePanel(Panel):
     def _refresh_pair_readout(self, ctx: Context) -> None:
         rot, vec = ctx["frequency"], ctx["query_key"]
         self.pair_label.set_html(
-            styled.table_html(
+            table_html(
                 [
                     (
                         "θ<sub>i</sub> = base<sup>−2i/d</sup>, "
@@ -1334,7 +1334,7 @@ def _fixed(x: float, digits: int, sign: bool = True) -> str:
     A read-out's value then keeps its width from step to step (digits, ``+`` and ``−`` are
     equally wide) while its magnitude stays below ``10^digits`` (the digit groups of
     :mod:`~posenc_gui.widgets.fmt` add a narrow space from five integer digits on), and the
-    read-out draws the new value over the old one (:class:`styled.ReadoutLabel`). Below 1 the
+    read-out draws the new value over the old one (a :class:`LiveText`). Below 1 the
     ``0`` before the point counts as a digit. Formatted by :func:`fmt.num` / :func:`fmt.signed`
     (minus sign, groups, no negative zero, scientific for tiny and huge values).
     """

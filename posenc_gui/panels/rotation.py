@@ -56,20 +56,19 @@ from posenc_gui.state.rotation import (
 )
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sci, sig
-from posenc_gui.widgets.painted import (
-    MARGIN,
+from posenc_gui.widgets.style import LineStyle, Style, StyleBook
+from posenc_gui.widgets.text import (
     NBSP,
     NOWRAP,
-    PAD,
     GridTable,
+    LiveText,
     PaintedBlock,
     RichLines,
     Run,
     Styled,
-    line_height,
+    span,
 )
-from posenc_gui.widgets.style import LineStyle, Style, StyleBook
-from posenc_gui.widgets.styled import FormulaLabel, span
+from posenc_gui.widgets.text.painted import MARGIN, PAD, line_height
 from posenc_gui.widgets.views import Context
 
 ROT_RANGE = 2.95  # |v| <= 2·√2 ≈ 2.83
@@ -157,7 +156,7 @@ class RotationPanel(Panel):
             [self.matrix_title, self.matrix_line, self.product_line, self.coords_label],
         )  # fmt: skip
         self.checks_label = RichLines("rotation_checks", self, b, "text")
-        self.hint_label = FormulaLabel("rotation_hint", self, b, "legend")
+        self.hint_label = LiveText("rotation_hint", self, b, "legend")
         self.view("v", p, ("x", "y", "rot_size"), self._refresh_v)
         self.view("rv", p, (*ROTATION_INPUTS, "rotation", "rot_size"), self._refresh_rv)
         self.view("composed", p, (*COMPOSITION_INPUTS, "composition"), self._refresh_composed)
@@ -206,7 +205,7 @@ class RotationPanel(Panel):
             [self.pe_head, self.pe_matrix_line, self.pe_numbers_line, self.pe_table,
              self.pe_tail],
         )  # fmt: skip
-        self.pe_hint = FormulaLabel("pe_rotation_hint", self, b, "legend")
+        self.pe_hint = LiveText("pe_rotation_hint", self, b, "legend")
         self._pe_axes_key: tuple[bool, Style] | None = None
         self.view("pe_plot", p, (*PE_PAIR_INPUTS, "pe_order", "pe_shift", "pe_pairs", "pe_size"),
                   self._refresh_pe_plot)  # fmt: skip
@@ -695,7 +694,7 @@ class MatrixLine(PaintedBlock):
 
 class ReadoutStack(QWidget):
     """Read-out parts one below the other, shown as one block: :meth:`text` is theirs joined;
-    ``parsed`` and ``edited`` count those of its :class:`ReadoutLabel` parts."""
+    ``parsed`` and ``edited`` count those of its :class:`LiveText` parts."""
 
     def __init__(self, name: str, parent: QWidget | None, parts: Sequence[QWidget]) -> None:
         super().__init__(parent)

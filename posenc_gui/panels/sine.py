@@ -28,7 +28,7 @@ from posenc_gui.state.sine import LADDER_INPUTS, T_VIEW, TAU, WAVE_INPUTS, SineM
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
 from posenc_gui.widgets.style import Style, StyleBook
-from posenc_gui.widgets.styled import ReadoutLabel, live, span
+from posenc_gui.widgets.text import LiveText, live, span, table_html
 from posenc_gui.widgets.views import Context
 
 LADDER_SAMPLES = 900  # at most, about the pixel width of a wide plot
@@ -250,7 +250,7 @@ class SinePanel(Panel):
             lambda: self.state.as_float("cursor"),
         )
         self.wave_dots = styled.markers(b, self.wave_plot, "ink", "large")
-        self.wave_formula = ReadoutLabel("wave_formula", self, b)
+        self.wave_formula = LiveText("wave_formula", self, b)
         # the curves follow the wave's shape; the cursor line and its dots follow the cursor too
         self.view("wave", self.wave_plot, ("amplitude", "frequency", "phase"), self._refresh_wave)
         self.view("wave_cursor", self.wave_plot, ("cursor", "wave"), self._refresh_wave_cursor)
@@ -276,7 +276,7 @@ class SinePanel(Panel):
         self._circle_amp = math.nan  # radius and arc the curves show now
         self._arc = (math.nan, math.nan)
         self.angle_text = styled.text(b, self.circle_plot, "accent", anchor=(0, 0))
-        self.circle_formula = ReadoutLabel("circle_formula", self, b)
+        self.circle_formula = LiveText("circle_formula", self, b)
         self.view("circle", self.circle_plot, ("amplitude", "wave"), self._refresh_circle)
         self.view("circle_formula", self.circle_formula, ("wave",), self._refresh_circle_formula)
 
@@ -328,8 +328,8 @@ class SinePanel(Panel):
             lambda: float(self.state.as_int("position")),
         )
         self.ladder_dots = styled.markers(b, self.ladder_plot, "ink", "marker")
-        self.ladder_formula = ReadoutLabel("ladder_formula", self, b)
-        self.vector_label = ReadoutLabel("ladder_vector", self, b)
+        self.ladder_formula = LiveText("ladder_formula", self, b)
+        self.vector_label = LiveText("ladder_vector", self, b)
         self.view("ladder", self.ladder_plot, (*LADDER_CURVE_INPUTS, "frequencies",
                   "ladder_x_range"), self._refresh_ladder)  # fmt: skip
         self.view("ladder_marker", self.ladder_plot, ("length", "position", "ladder_dims",
@@ -341,7 +341,7 @@ class SinePanel(Panel):
                   self._refresh_vector)  # fmt: skip
 
         # ---- side column ----------------------------------------------------------------------
-        self.readout_label = ReadoutLabel("sine_readouts", self, b)
+        self.readout_label = LiveText("sine_readouts", self, b)
         self.view("readouts", self.readout_label, ("wave",), self._refresh_readouts)
         wave_box = self.controls("Wave", *WAVE_INPUTS)
         ladder_box = self.controls(
@@ -455,7 +455,7 @@ class SinePanel(Panel):
     def _refresh_readouts(self, ctx: Context) -> None:
         w = ctx["wave"]
         self.readout_label.set_html(
-            styled.table_html(
+            table_html(
                 [
                     ("Period T = 1/f", f"{live(num(w['period'], 4))} s"),
                     ("Angular frequency ω = 2πf", f"{live(num(w['angular_frequency'], 4))} rad/s"),

@@ -17,7 +17,7 @@ from posenc_gui.panels.alibi import PANEL, AlibiPanel
 from posenc_gui.panels.base import Panel
 from posenc_gui.state import ParamState
 from posenc_gui.state.alibi import MAX_HEADS
-from posenc_gui.widgets.styled import strip_tags
+from posenc_gui.widgets.text import strip_tags
 
 SIZE = (1600, 1000)
 

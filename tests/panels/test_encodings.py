@@ -16,7 +16,7 @@ from posenc_gui.core import binary_encoding, sinusoidal_encoding
 from posenc_gui.panels.encodings import PANEL, EncodingsPanel
 from posenc_gui.state import ParamState
 from posenc_gui.state.encodings import WAVES
-from posenc_gui.widgets.styled import strip_tags
+from posenc_gui.widgets.text import strip_tags
 
 SIZE = (1600, 1000)
 

@@ -25,7 +25,7 @@ from posenc_gui.state.heatmap import HeatmapModel
 from posenc_gui.widgets import style as S  # noqa: N812 (the brief's spelling)
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer
-from posenc_gui.widgets.styled import strip_tags
+from posenc_gui.widgets.text import LiveText, strip_tags
 
 DIVERGING = S.COLORMAPS["diverging"]
 
@@ -930,46 +930,6 @@ def test_wavelength_curves_are_straight_and_drawn_as_one_segment(panel: HeatmapP
     assert np.all(a[b == 255] == 255)  # the line's core is the polyline's
 
 
-def test_kept_label_puts_a_document_aside_without_writing_values_drawn_over_it(
-    qtbot: QtBot,
-) -> None:
-    """A value drawn over the shown document is not written into it when another skeleton
-    replaces it (an edit of a document about to be hidden); taken back, the document gets
-    the values of the new text, and every later text reads right."""
-    from posenc_gui.panels.heatmap import KeptLabel
-    from posenc_gui.widgets.style import Style, StyleBook
-    from posenc_gui.widgets.styled import live
-
-    label = KeptLabel("k", None, StyleBook(Style()))
-    qtbot.addWidget(label)
-    label.resize(300, 60)
-    image = QImage(label.size(), QImage.Format.Format_ARGB32_Premultiplied)
-
-    def text(colour: str, value: str) -> str:
-        return f"<span style='color:{colour}'>PE</span> = {live(value)} end"
-
-    label.set_html(text("red", "12"))
-    label.render(image)  # painted whole: laid out at its width
-    red = label._document
-    label.set_html(text("red", "34"))  # as wide: drawn over, the document still holds 12
-    assert label.drawn_over == 1 and label._ahead
-    replaced = _count_calls(label, "_replace")
-    label.set_html(text("blue", "56"))  # a new skeleton: the red document put aside as is
-    assert not replaced and label._document is not red
-    assert red.toPlainText() == "PE = 12 end"
-    assert label._doc.toPlainText() == "PE = 56 end"
-    label.set_html(text("red", "78"))  # taken back: 78 as wide as 12, drawn over it
-    assert label.reused == 1 and label._document is red and label.drawn_over == 2
-    assert not replaced
-    assert label._doc.toPlainText() == "PE = 78 end"  # read: the value goes in (12 -> 78)
-    assert len(replaced) == 1
-    label.render(image)  # painted whole: laid out at its width
-    for value in ("90", "12"):
-        label.set_html(text("blue", value))
-        assert label._doc.toPlainText() == f"PE = {value} end"
-        assert label.text() == f"<span style='color:blue'>PE</span> = {value} end"
-
-
 def test_curve_samples_keep_the_polyline_within_a_quarter_pixel_of_the_curve() -> None:
     """The samples per turn follow the plot's height: up to ~500 pixels high (where the fixed
     SAMPLES_PER_TURN sufficed) the polyline through them strays at most CURVE_TOLERANCE pixels
@@ -1010,42 +970,6 @@ def test_the_panel_samples_its_curve_for_the_plot_height(panel: HeatmapPanel) ->
     assert len(panel.sel_curve.xData) == want
 
 
-def test_kept_label_draws_values_over_a_document_taken_back(qtbot: QtBot) -> None:
-    """A document taken back whose new values are as wide as those it holds is not edited:
-    the label is painted whole from it, with the new values drawn in their places, and looks
-    exactly like a label that was given the text afresh."""
-    from posenc_gui.panels.heatmap import KeptLabel
-    from posenc_gui.widgets.style import Style, StyleBook
-    from posenc_gui.widgets.styled import ReadoutLabel, live
-
-    book = StyleBook(Style())
-    label = KeptLabel("k", None, book)
-    fresh = ReadoutLabel("f", None, book)
-    images = []
-    for widget in (label, fresh):
-        qtbot.addWidget(widget)
-        widget.resize(300, 60)
-        images.append(QImage(widget.size(), QImage.Format.Format_ARGB32_Premultiplied))
-
-    def text(colour: str, value: str) -> str:
-        return f"<span style='color:{colour}'>PE</span> = {live(value)} end"
-
-    for colour, value in (("red", "12"), ("blue", "34")):
-        label.set_html(text(colour, value))
-        label.render(images[0])  # painted whole: laid out at its width
-    replaced = _count_calls(label, "_replace")
-    label.set_html(text("red", "78"))  # taken back; 78 as wide as the 12 it holds
-    assert label.reused == 1 and label.drawn_over == 1 and label._ahead and not replaced
-    images[0].fill(0)
-    label.render(images[0])
-    assert label.painted_around == 1 and label._ahead and not replaced  # still holds 12
-    fresh.set_html(text("red", "78"))
-    images[1].fill(0)
-    fresh.render(images[1])
-    assert images[0] == images[1]
-    assert label._doc.toPlainText() == "PE = 78 end" and len(replaced) == 1
-
-
 def test_readout_table_shows_the_selected_column(panel: HeatmapPanel) -> None:
     """The table's text after dimension steps: the column, its function and pair, its partner
     and ω with five significant digits; each value drawn right-aligned at one edge."""
@@ -1065,7 +989,7 @@ def test_readout_table_shows_the_selected_column(panel: HeatmapPanel) -> None:
     assert len(ends) == 1, ends
 
 
-def _paint(label: styled.ReadoutLabel) -> None:
+def _paint(label: LiveText) -> None:
     label.render(QImage(label.size(), QImage.Format.Format_ARGB32_Premultiplied))
 
 

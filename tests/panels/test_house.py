@@ -13,7 +13,8 @@ from posenc_gui.panels import Panel, get_panel
 from posenc_gui.state import ParamState
 from posenc_gui.state.registry import TAB_IDS
 from posenc_gui.widgets import style as style_mod
-from posenc_gui.widgets.styled import FormulaLabel, PixelCurve
+from posenc_gui.widgets.styled import PixelCurve
+from posenc_gui.widgets.text import LiveText
 from posenc_gui.widgets.views import View, ViewSet
 
 
@@ -88,7 +89,7 @@ def test_style_change_restyles_every_view(qtbot: QtBot, tab_id: str, restore_sty
         and item.opts.get("pen") is not None
     ]
     widths = [pg.mkPen(c.opts["pen"]).widthF() for c in curves]
-    labels = panel.findChildren(FormulaLabel)
+    labels = panel.findChildren(LiveText)
     sizes = [label.font().pointSizeF() for label in labels]
     assert curves and labels
     counts = {n: v.refresh_count for n, v in panel.views.items()}

@@ -637,7 +637,7 @@ def test_large_score_matrix_from_cached_tables(
 
 
 def test_readout_accessible_text_is_the_stripped_html(panel: RopePanel) -> None:
-    from posenc_gui.widgets.styled import strip_tags
+    from posenc_gui.widgets.text import strip_tags
 
     panel.state.update({"m": 123, "n": 45})
     panel.refresh_now()

@@ -19,7 +19,7 @@ from posenc_gui.panels.rotation import PANEL, RotationPanel
 from posenc_gui.state import ParamError, ParamState
 from posenc_gui.widgets import fmt
 from posenc_gui.widgets import style as S  # noqa: N812
-from posenc_gui.widgets.styled import strip_tags
+from posenc_gui.widgets.text import strip_tags
 
 SIZE = (1600, 1000)
 

@@ -11,10 +11,23 @@ from pytestqt.qtbot import QtBot
 
 from posenc_gui.widgets.fmt import integer
 from posenc_gui.widgets.style import Style, StyleBook
-from posenc_gui.widgets.styled import CATCH_UP_MS, THIN, FormulaLabel, ReadoutLabel, live
+from posenc_gui.widgets.text import CATCH_UP_MS, THIN, LiveText, live
 
 
-def _lines(label: FormulaLabel, width: int) -> list[str]:
+def _count_calls(obj: Any, name: str) -> list[tuple[Any, ...]]:
+    """Record the calls of ``obj.name`` (still calling it) and return the list of their args."""
+    calls: list[tuple[Any, ...]] = []
+    original = getattr(obj, name)
+
+    def wrapper(*args: Any, **kw: Any) -> Any:
+        calls.append((*args, *kw.items()))
+        return original(*args, **kw)
+
+    setattr(obj, name, wrapper)
+    return calls
+
+
+def _lines(label: LiveText, width: int) -> list[str]:
     doc = label._doc
     doc.setTextWidth(width)
     doc.size()  # lays the document out
@@ -31,7 +44,7 @@ def _lines(label: FormulaLabel, width: int) -> list[str]:
 
 
 def test_digit_groups_never_break_a_line(qtbot: QtBot) -> None:
-    label = FormulaLabel("t", None, StyleBook(Style()))
+    label = LiveText("t", None, StyleBook(Style()))
     qtbot.addWidget(label)
     big = integer(999_999_999)
     assert THIN in big
@@ -44,7 +57,7 @@ def test_digit_groups_never_break_a_line(qtbot: QtBot) -> None:
 
 
 def test_grouped_numbers_are_edited_in_place(qtbot: QtBot) -> None:
-    label = ReadoutLabel("r", None, StyleBook(Style()))
+    label = LiveText("r", None, StyleBook(Style()))
     qtbot.addWidget(label)
     label.set_html(f"L = {live(integer(10_000))}, p = {live(3)}")
     label.set_html(f"L = {live(integer(200_000))}, p = {live(4)}")
@@ -60,7 +73,7 @@ def _table(values: list[str]) -> str:
 
 
 def _repaint_check(
-    label: ReadoutLabel, qtbot: QtBot, steps: list[list[str]], text: Any = None
+    label: LiveText, qtbot: QtBot, steps: list[list[str]], text: Any = None
 ) -> list[QRegion]:
     """Set each step's values; paint only the region the label asks to repaint over the old
     pixels (the background first: the label is transparent, Qt repaints what is behind it),
@@ -79,7 +92,7 @@ def _repaint_check(
         painter.fillRect(label.rect(), QColor("white"))
         painter.end()
         label.render(image, region.boundingRect().topLeft(), region)
-        whole = ReadoutLabel("w", None, StyleBook(Style()))
+        whole = LiveText("w", None, StyleBook(Style()))
         qtbot.addWidget(whole)
         whole.set_html(text(new))
         whole.resize(label.size())
@@ -111,7 +124,7 @@ def _prose(values: list[str]) -> str:
 def test_values_drawn_over_prose_leave_their_neighbours_whole(qtbot: QtBot) -> None:
     """Values between brackets, commas and units, in coloured spans: drawn over, the pixels
     are those of the text painted whole."""
-    label = ReadoutLabel("r", None, StyleBook(Style()))
+    label = LiveText("r", None, StyleBook(Style()))
     qtbot.addWidget(label)
     label.set_html(_prose(["0.7854", "45.00", "+0.7071", "+0.7071", "1.0000"]))
     _repaint_check(label, qtbot, [
@@ -134,7 +147,7 @@ def test_values_in_superscripts_are_drawn_over_as_qt_sets_them(qtbot: QtBot) -> 
     """A superscript value is drawn at Qt's size and height for superscripts: the pixels are
     those of the text painted whole. One after a slash (whose ink leans into the value's box)
     is edited into the document instead."""
-    label = ReadoutLabel("r", None, StyleBook(Style()))
+    label = LiveText("r", None, StyleBook(Style()))
     qtbot.addWidget(label)
     label.set_html(_powers(["10000", "128", "1.5000", "128"]))
     _repaint_check(label, qtbot, [
@@ -157,7 +170,7 @@ def _subscripts(values: list[str]) -> str:
 def test_values_in_subscripts_are_drawn_over_as_qt_sets_them(qtbot: QtBot) -> None:
     """A subscript value (a pair index after ω or λ) is drawn at Qt's size and depth for
     subscripts: the pixels are those of the text painted whole."""
-    label = ReadoutLabel("r", None, StyleBook(Style()))
+    label = LiveText("r", None, StyleBook(Style()))
     qtbot.addWidget(label)
     label.set_html(_subscripts(["6", "12", "14.900"]))
     _repaint_check(label, qtbot, [
@@ -170,7 +183,7 @@ def test_values_in_subscripts_are_drawn_over_as_qt_sets_them(qtbot: QtBot) -> No
 def test_an_in_place_edit_repaints_only_the_blocks_it_changed_or_moved(qtbot: QtBot) -> None:
     """New values of other widths are edited into the document; the region repainted (the
     blocks changed or moved) holds every changed pixel."""
-    label = ReadoutLabel("r", None, StyleBook(Style()))
+    label = LiveText("r", None, StyleBook(Style()))
     qtbot.addWidget(label)
     label.set_html(_table(["1.000", "2.000", "3.000", "4.000", "5.000"]))
     regions = _repaint_check(label, qtbot, [
@@ -185,7 +198,7 @@ def test_an_in_place_edit_repaints_only_the_blocks_it_changed_or_moved(qtbot: Qt
 def test_values_as_wide_as_before_are_drawn_over_the_text(qtbot: QtBot) -> None:
     """New values as wide as the old ones are drawn in their places (no edit, no layout);
     the pixels are those of the text painted whole, and the document catches up on demand."""
-    label = ReadoutLabel("r", None, StyleBook(Style()))
+    label = LiveText("r", None, StyleBook(Style()))
     qtbot.addWidget(label)
     label.set_html(_table(["1.000", "2.000", "3.000", "4.000", "5.000"]))
     steps = [
@@ -207,7 +220,7 @@ def test_values_as_wide_as_before_are_drawn_over_the_text(qtbot: QtBot) -> None:
     whole.fill(QColor("white"))
     label.render(whole)
     assert label._ahead and label.painted_around >= 1
-    fresh_whole = ReadoutLabel("g", None, StyleBook(Style()))
+    fresh_whole = LiveText("g", None, StyleBook(Style()))
     qtbot.addWidget(fresh_whole)
     fresh_whole.set_html(_table(steps[-1]))
     fresh_whole.resize(label.size())
@@ -218,7 +231,96 @@ def test_values_as_wide_as_before_are_drawn_over_the_text(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: not label._ahead, timeout=5 * CATCH_UP_MS)  # or the values rest
     assert "8.888" in label.accessibleDescription()  # described once the values rest
     assert "8.888" in label._document.toPlainText() and "0.001" in label._doc.toPlainText()
-    fresh = ReadoutLabel("f", None, StyleBook(Style()))
+    fresh = LiveText("f", None, StyleBook(Style()))
     qtbot.addWidget(fresh)
     fresh.set_html(_table(steps[-1]))
     assert label._doc.toHtml() == fresh._doc.toHtml()  # exactly the document of that text
+
+
+def test_a_document_is_put_aside_without_writing_values_drawn_over_it(qtbot: QtBot) -> None:
+    """A value drawn over the shown document is not written into it when another skeleton
+    replaces it (an edit of a document about to be hidden); taken back, the document gets
+    the values of the new text, and every later text reads right."""
+    label = LiveText("k", None, StyleBook(Style()))
+    qtbot.addWidget(label)
+    label.resize(300, 60)
+    image = QImage(label.size(), QImage.Format.Format_ARGB32_Premultiplied)
+
+    def text(colour: str, value: str) -> str:
+        return f"<span style='color:{colour}'>PE</span> = {live(value)} end"
+
+    label.set_html(text("red", "12"))
+    label.render(image)  # painted whole: laid out at its width
+    red = label._document
+    label.set_html(text("red", "34"))  # as wide: drawn over, the document still holds 12
+    assert label.drawn_over == 1 and label._ahead
+    replaced = _count_calls(label, "_replace")
+    label.set_html(text("blue", "56"))  # a new skeleton: the red document put aside as is
+    assert not replaced and label._document is not red
+    assert red.toPlainText() == "PE = 12 end"
+    assert label._doc.toPlainText() == "PE = 56 end"
+    label.set_html(text("red", "78"))  # taken back: 78 as wide as 12, drawn over it
+    assert label.reused == 1 and label._document is red and label.drawn_over == 2
+    assert not replaced
+    assert label._doc.toPlainText() == "PE = 78 end"  # read: the value goes in (12 -> 78)
+    assert len(replaced) == 1
+    label.render(image)  # painted whole: laid out at its width
+    for value in ("90", "12"):
+        label.set_html(text("blue", value))
+        assert label._doc.toPlainText() == f"PE = {value} end"
+        assert label.text() == f"<span style='color:blue'>PE</span> = {value} end"
+
+
+def test_values_are_drawn_over_a_document_taken_back(qtbot: QtBot) -> None:
+    """A document taken back whose new values are as wide as those it holds is not edited:
+    the label is painted whole from it, with the new values drawn in their places, and looks
+    exactly like a label that was given the text afresh."""
+    book = StyleBook(Style())
+    label = LiveText("k", None, book)
+    fresh = LiveText("f", None, book, keep=0)
+    images = []
+    for widget in (label, fresh):
+        qtbot.addWidget(widget)
+        widget.resize(300, 60)
+        images.append(QImage(widget.size(), QImage.Format.Format_ARGB32_Premultiplied))
+
+    def text(colour: str, value: str) -> str:
+        return f"<span style='color:{colour}'>PE</span> = {live(value)} end"
+
+    for colour, value in (("red", "12"), ("blue", "34")):
+        label.set_html(text(colour, value))
+        label.render(images[0])  # painted whole: laid out at its width
+    replaced = _count_calls(label, "_replace")
+    label.set_html(text("red", "78"))  # taken back; 78 as wide as the 12 it holds
+    assert label.reused == 1 and label.drawn_over == 1 and label._ahead and not replaced
+    images[0].fill(0)
+    label.render(images[0])
+    assert label.painted_around == 1 and label._ahead and not replaced  # still holds 12
+    fresh.set_html(text("red", "78"))
+    images[1].fill(0)
+    fresh.render(images[1])
+    assert images[0] == images[1]
+    assert label._doc.toPlainText() == "PE = 78 end" and len(replaced) == 1
+
+
+def test_texts_shown_again_are_swapped_in_within_the_budget(qtbot: QtBot) -> None:
+    """Formulas without values (the whole text is the template): one shown again within the
+    last ``keep`` is swapped in (not parsed, its measured height kept); past the budget the
+    oldest document is parsed into anew, so the label never holds more than ``keep + 1``."""
+    label = LiveText("k", None, StyleBook(Style()), keep=2)
+    qtbot.addWidget(label)
+    texts = [f"rule for <b>{n}</b> heads" for n in range(4)]
+    for t in texts[:3]:
+        label.set_html(t)
+        label.heightForWidth(200)
+    docs = {id(laid.doc) for laid in label._kept.values()} | {id(label._document)}
+    assert label.parsed == 3 and len(docs) == 3
+    label.set_html(texts[0])  # kept: swapped in, with its height by width
+    assert (label.parsed, label.reused) == (3, 1) and 200 in label._cur.heights
+    assert label._document.toPlainText() == "rule for 0 heads"
+    label.set_html(texts[3])  # not kept: parsed into the oldest kept document (texts[1]'s)
+    assert label.parsed == 4 and len(label._kept) == 2
+    assert {id(laid.doc) for laid in label._kept.values()} | {id(label._document)} == docs
+    assert label.text() == texts[3] and label.accessibleDescription() == "rule for 3 heads"
+    label.set_html(texts[1])  # forgotten: parsed again
+    assert label.parsed == 5

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QSizePolicy
 from pytestqt.qtbot import QtBot
 
 from posenc_gui.widgets import style as style_mod
-from posenc_gui.widgets.painted import PaintedText, ReadoutTable, cell_runs, draw_text
-from posenc_gui.widgets.styled import SMALL, strip_tags, table_html
+from posenc_gui.widgets.text import SMALL, strip_tags, table_html
+from posenc_gui.widgets.text.painted import PaintedText, ReadoutTable, cell_runs, draw_text
 
 
 def _widget(qtbot: QtBot, book: style_mod.StyleBook) -> PaintedText:

@@ -1,12 +1,17 @@
-"""Read-outs painted from plain strings: the house's painted tables and lines.
+"""Read-outs painted from plain strings, without a document: tables of numbers and wrapped lines.
 
-A rich-text read-out whose numbers change at every step is laid out again in full for each
-new number; a painted one places plain strings with font metrics only and draws them.
+A :class:`~posenc_gui.widgets.text.live_text.LiveText` keeps a laid-out document and draws its
+values over it, or edits them in, when the template stays; a value of another width inside a
+*table* still edits the table and lays it out again whole (~0.2–0.3 ms a table), and its repaint
+spans every row the new column widths moved. Read-outs whose every number changes at every step,
+or whose layout is a grid, are cheaper without a document: a painted one places plain strings
+with font metrics only (advances kept per string) and draws them.
+
 :class:`PaintedText` is the base (fonts that follow the style, advances kept, the HTML it
-stands for); :class:`ReadoutTable` a two-column table of numbers that repaints the rows a step
-changed; :class:`PaintedBlock` a block of fixed size laid out from its content, with
-:class:`GridTable` (a table under a header row) as one; :class:`RichLines` sentences of styled
-runs wrapped to the width.
+stands for as :meth:`~PaintedText.text`); :class:`ReadoutTable` a two-column table of numbers
+that repaints the rows a step changed; :class:`PaintedBlock` a block of fixed size laid out from
+its content, with :class:`GridTable` (a table under a header row) as one; :class:`RichLines`
+sentences of styled runs wrapped to the width, every number of which changes at every step.
 """
 
 from __future__ import annotations
@@ -22,14 +27,19 @@ from PySide6.QtGui import QFontMetricsF, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from posenc_gui.widgets.style import Style, StyleBook
-from posenc_gui.widgets.styled import SMALL, SUB, SUP, span, strip_tags, table_html
+from posenc_gui.widgets.text.base import (
+    NBSP,
+    NOWRAP,
+    SMALL,
+    SUB,
+    SUP,
+    TextWidget,
+    span,
+    table_html,
+)
 
-#: HTML that keeps a table's numbers on one line each (inherited by the cells; one style per
-#: table lays out faster than one per cell): the texts painted blocks stand for use it.
-NOWRAP = "style='white-space:pre'"
 
-
-class PaintedText(QWidget):
+class PaintedText(TextWidget):
     """A read-out drawn with a painter from plain strings in the style's font of ``kind``,
     regular and bold (:attr:`_fonts`, :attr:`_metrics`).
 
@@ -41,12 +51,9 @@ class PaintedText(QWidget):
     def __init__(
         self, name: str, parent: QWidget | None, book: StyleBook, kind: str, policy: QSizePolicy
     ) -> None:
-        super().__init__(parent)
-        self.setObjectName(name)
-        self.setAccessibleName(name.replace("_", " "))
+        super().__init__(name, parent)
         self.setSizePolicy(policy)
         self._style = book.style
-        self._html = ""
         self._advances: dict[tuple[str, int], float] = {}
         #: The size the content needs: the layout's hint (a block laid out from its content).
         self._size = QSize(0, 0)
@@ -59,10 +66,6 @@ class PaintedText(QWidget):
             self._advances.clear()
 
         book.add(fonts)
-
-    def text(self) -> str:
-        """The content as the HTML it stands for."""
-        return self._html
 
     def sizeHint(self) -> QSize:
         return QSize(self._size)
@@ -80,7 +83,7 @@ class PaintedText(QWidget):
 
     def _set_html(self, html: str) -> None:
         self._html = html
-        self.setAccessibleDescription(strip_tags(html))
+        self._describe()
 
     def _advance(self, text: str, font: int) -> float:
         """Width of ``text`` in font index ``font`` (kept: most pieces come back next step)."""
@@ -113,7 +116,6 @@ Styled = tuple[str, str, bool]
 #: and right (a document's margin; the tables it replaces had none above or below).
 PAD = 2.0
 MARGIN = 2.0
-NBSP = "\u00a0"
 
 
 def line_height(m: QFontMetricsF) -> int:
@@ -163,7 +165,7 @@ def cell_runs(html: str, bold: bool) -> list[Piece]:
 class ReadoutTable(PaintedText):
     """A two-column read-out table (name, value: the value bold and right-aligned), painted.
 
-    What :func:`styled.table_html` shows in a rich-text label, without a document: a number of
+    What :func:`.base.table_html` shows in a rich-text label, without a document: a number of
     another width edits a table document and lays the whole table out again (~0.3 ms), and its
     repaint spans every row the new column widths moved. Here a step measures the rows whose
     text changed (advances kept per string) and repaints those rows only. The columns only
