@@ -139,6 +139,7 @@ def _sine(v: Mapping[str, Value], r: Mapping[str, Any], o: Mapping[str, np.ndarr
         "omega": (o["omega"], r["omega"]),
         "pe": (o["pe"], r["vector"]),
         "ladder": (o["ladder"][int(v["position"])], r["ladder_vector"]),
+        "pair_angles": (o["pair_angles"], r["pair_angles"]),
     }
 
 
@@ -173,6 +174,8 @@ def _rope(v: Mapping[str, Value], r: Mapping[str, Any], o: Mapping[str, np.ndarr
         "k_rot": (o["k_rot"][[a, b]], r["k_pair_rotated"]),
         "score": (o["score"], r["score"]),
         "scores": (o["scores"][int(v["m"]) - m0, int(v["n"]) - n0], r["score"]),
+        "score_curve": (o["score_curve"], r["score_by_distance"]),
+        "score_qk_curve": (o["score_qk_curve"], r["score_qk_by_distance"]),
     }
 
 

@@ -20,6 +20,7 @@ from .alibi import (
     rope_expected_score,
     rope_mean_score,
 )
+from .colour import colour_index
 from .encodings import (
     ENCODING_SCHEMES,
     distinct_rows,
@@ -60,9 +61,12 @@ from .sinusoidal import (
     learned_encoding,
     naive_encoding,
     sinusoidal_at,
+    sinusoidal_column_min_max,
     sinusoidal_columns,
+    sinusoidal_columns_from_angles,
     sinusoidal_dot_by_offset,
     sinusoidal_encoding,
+    sinusoidal_pair_angles,
     wavelengths,
 )
 
@@ -84,6 +88,7 @@ __all__ = [
     "apply_rope",
     "binary_encoding",
     "causal_softmax_row",
+    "colour_index",
     "distinct_rows",
     "dot_at_distance",
     "encoding_table",
@@ -112,9 +117,12 @@ __all__ = [
     "rotation_matrix",
     "similarity",
     "sinusoidal_at",
+    "sinusoidal_column_min_max",
     "sinusoidal_columns",
+    "sinusoidal_columns_from_angles",
     "sinusoidal_dot_by_offset",
     "sinusoidal_encoding",
+    "sinusoidal_pair_angles",
     "spread_by_offset",
     "wavelengths",
     "wrap_angle",
