@@ -5,6 +5,9 @@ Conventions are documented in each module (the README sums them up): frequencies
 base^(-2i/d)``; sinusoidal layouts ``"interleaved"`` (paper) and ``"concat"``; RoPE layouts
 ``"interleaved"`` (RoFormer, GPT-J, LLaMA) and ``"half"`` (GPT-NeoX, HF ``rotate_half``).
 Invalid arguments raise :class:`ValueError` naming the argument and the accepted range.
+:mod:`posenc_gui.core.rope_rows` holds the unchecked numpy fast paths behind the RoPE score
+ranges (what the RoPE tab computes at each step); :func:`colour_index` maps values on the
+fixed scale ``[−1, 1]`` to the indices of a 256-colour table.
 """
 
 from __future__ import annotations
