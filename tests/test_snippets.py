@@ -139,6 +139,7 @@ def _sine(v: Mapping[str, Value], r: Mapping[str, Any], o: Mapping[str, np.ndarr
         "omega": (o["omega"], r["omega"]),
         "pe": (o["pe"], r["vector"]),
         "ladder": (o["ladder"][int(v["position"])], r["ladder_vector"]),
+        "pair_angles": (o["pair_angles"], r["pair_angles"]),
     }
 
 
@@ -173,6 +174,8 @@ def _rope(v: Mapping[str, Value], r: Mapping[str, Any], o: Mapping[str, np.ndarr
         "k_rot": (o["k_rot"][[a, b]], r["k_pair_rotated"]),
         "score": (o["score"], r["score"]),
         "scores": (o["scores"][int(v["m"]) - m0, int(v["n"]) - n0], r["score"]),
+        "score_curve": (o["score_curve"], r["score_by_distance"]),
+        "score_qk_curve": (o["score_qk_curve"], r["score_qk_by_distance"]),
     }
 
 
@@ -223,6 +226,18 @@ def _encodings_panel(data: Any, o: Mapping[str, np.ndarray]) -> Checks:
     return checks
 
 
+def _rope_panel(data: Any, o: Mapping[str, np.ndarray]) -> Checks:
+    """The score matrix, and the score curves where the plot shows one value per distance."""
+    checks: Checks = {"scores": (o["scores"], data["matrix"]["matrix"].values)}
+    curves = data["curves"]
+    if int(curves["distances_per_column"].values) == 1:
+        r = np.asarray(curves["distance"].values, dtype=int)
+        at = r + (len(o["score_curve"]) - 1) // 2
+        checks["score_curve"] = (o["score_curve"][at], curves["score_max"].values)
+        checks["score_qk_curve"] = (o["score_qk_curve"][at], curves["score_qk_max"].values)
+    return checks
+
+
 #: Compared with the arrays the panel shows: ``{tab: (outputs covered, check)}``.
 PanelCheck = Callable[[Any, Mapping[str, np.ndarray]], Checks]
 PANEL_CHECKS: dict[str, tuple[tuple[str, ...], PanelCheck]] = {
@@ -235,7 +250,7 @@ PANEL_CHECKS: dict[str, tuple[tuple[str, ...], PanelCheck]] = {
         "R": (o["R"], d["matrix"]["matrix"].values),
         "R_m": (o["R_m"], d["rope_heatmap"]["rope_matrix"].values),
     }),
-    "rope": (("scores",), lambda d, o: {"scores": (o["scores"], d["matrix"]["matrix"].values)}),
+    "rope": (("scores",), lambda d, o: _rope_panel(d, o)),
     "alibi": (("bias",), lambda d, o: {
         "bias": (np.where(np.isinf(o["bias"]), 0.0, o["bias"]), d["heatmap"]["bias"].values),
         "mask": (np.isinf(o["bias"]), d["heatmap"]["mask"].values),

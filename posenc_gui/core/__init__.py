@@ -5,6 +5,9 @@ Conventions are documented in each module (the README sums them up): frequencies
 base^(-2i/d)``; sinusoidal layouts ``"interleaved"`` (paper) and ``"concat"``; RoPE layouts
 ``"interleaved"`` (RoFormer, GPT-J, LLaMA) and ``"half"`` (GPT-NeoX, HF ``rotate_half``).
 Invalid arguments raise :class:`ValueError` naming the argument and the accepted range.
+:mod:`posenc_gui.core.rope_rows` holds the unchecked numpy fast paths behind the RoPE score
+ranges (what the RoPE tab computes at each step); :func:`colour_index` maps values on the
+fixed scale ``[−1, 1]`` to the indices of a 256-colour table.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from .alibi import (
     rope_expected_score,
     rope_mean_score,
 )
+from .colour import colour_index
 from .encodings import (
     ENCODING_SCHEMES,
     distinct_rows,
@@ -60,9 +64,12 @@ from .sinusoidal import (
     learned_encoding,
     naive_encoding,
     sinusoidal_at,
+    sinusoidal_column_min_max,
     sinusoidal_columns,
+    sinusoidal_columns_from_angles,
     sinusoidal_dot_by_offset,
     sinusoidal_encoding,
+    sinusoidal_pair_angles,
     wavelengths,
 )
 
@@ -84,6 +91,7 @@ __all__ = [
     "apply_rope",
     "binary_encoding",
     "causal_softmax_row",
+    "colour_index",
     "distinct_rows",
     "dot_at_distance",
     "encoding_table",
@@ -112,9 +120,12 @@ __all__ = [
     "rotation_matrix",
     "similarity",
     "sinusoidal_at",
+    "sinusoidal_column_min_max",
     "sinusoidal_columns",
+    "sinusoidal_columns_from_angles",
     "sinusoidal_dot_by_offset",
     "sinusoidal_encoding",
+    "sinusoidal_pair_angles",
     "spread_by_offset",
     "wavelengths",
     "wrap_angle",

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from typing import Literal
 
+import numpy as np
 import torch
 from torch import Tensor, nn
 
@@ -31,6 +32,7 @@ from ._validate import (
     check_positive_int,
     to_float64_vector,
 )
+from .rope_rows import minmax_runs, rope_score_row, toeplitz_from_reversed
 from .sinusoidal import inverse_frequencies
 
 __all__ = [
@@ -609,8 +611,9 @@ def rope_score_range(
 
     Equal to :func:`rope_score_by_offset` on ``arange(start, start + count)`` but computed as
     ``score(r₀ + t) = Re Σ_i (h_i e^{i r₀ θ_i}) e^{i t θ_i}`` (``h_i = q_i·conj(k_i)``): one
-    table ``e^{itθ}`` for ``t < chunk`` and one matrix product for all blocks, so a range of
-    200,001 distances at d = 512 costs a few milliseconds and ``O(count + chunk·d/2)`` memory.
+    table ``e^{itθ}`` for ``t < chunk`` (kept per ``(dim, base)``) and one matrix product for all
+    blocks (:func:`posenc_gui.core.rope_rows.rope_score_row`), so a range of 200,001 distances
+    at d = 512 costs a few milliseconds and ``O(count + chunk·d/2)`` memory.
 
     Args:
         q: query vector of shape ``(dim,)``.
@@ -619,7 +622,7 @@ def rope_score_range(
         count: number of consecutive distances, >= 0.
         base: frequency base, a finite number > 1.
         layout: ``"interleaved"`` or ``"half"``.
-        chunk: distances per block, >= 1.
+        chunk: most distances per block, >= 1.
 
     Returns:
         float64 tensor of shape ``(count,)``.
@@ -631,21 +634,8 @@ def rope_score_range(
         raise ValueError(
             f"q and k must have the same length, got {2 * qc.shape[0]} and {2 * kc.shape[0]}"
         )
-    if c == 0:
-        return torch.zeros(0, dtype=torch.float64)
-    theta = inverse_frequencies(2 * qc.shape[0], base)
-    h = qc * torch.conj(kc)
-    size = min(size, c)
-    blocks = -(-c // size)
-    starts = s + size * torch.arange(blocks, dtype=torch.float64)
-    a0 = starts[:, None] * theta[None, :]
-    c0, s0 = torch.cos(a0), torch.sin(a0)
-    g_re = h.real * c0 - h.imag * s0  # g = h·e^{i r₀ θ}: (blocks, d/2)
-    g_im = h.real * s0 + h.imag * c0
-    t = torch.arange(size, dtype=torch.float64)[:, None] * theta[None, :]
-    # Re(g·e^{itθ}) = g_re·cos tθ − g_im·sin tθ: two real matrix products (blocks, size)
-    out = g_re @ torch.cos(t).T - g_im @ torch.sin(t).T
-    return out.reshape(-1)[:c].contiguous()
+    h = (qc * torch.conj(kc)).detach().cpu().numpy()
+    return torch.from_numpy(rope_score_row(h, check_base(base), s, c, chunk=size))
 
 
 def rope_score_toeplitz(row: RealVector, size: int) -> Tensor:
@@ -667,8 +657,8 @@ def rope_score_toeplitz(row: RealVector, size: int) -> Tensor:
     r = to_float64_vector(row, "row")
     if r.shape[0] != 2 * n - 1:
         raise ValueError(f"row must have 2·size − 1 = {2 * n - 1} entries, got {r.shape[0]}")
-    a = torch.arange(n)
-    return r[a[:, None] - a[None, :] + n - 1]
+    rev = np.ascontiguousarray(r.detach().cpu().numpy()[::-1])
+    return torch.from_numpy(toeplitz_from_reversed(rev, n))
 
 
 def minmax_bins(values: RealVector, group: int) -> tuple[Tensor, Tensor]:
@@ -686,12 +676,8 @@ def minmax_bins(values: RealVector, group: int) -> tuple[Tensor, Tensor]:
     """
     g = check_positive_int(group, "group")
     v = to_float64_vector(values, "values", allow_empty=False)
-    bins = -(-v.shape[0] // g)
-    pad = bins * g - v.shape[0]
-    if pad:
-        v = torch.cat((v, v[-1:].expand(pad)))
-    blocks = v.reshape(bins, g)
-    return blocks.amin(dim=1), blocks.amax(dim=1)
+    mins, maxs = minmax_runs(v.detach().cpu().numpy(), g)
+    return torch.from_numpy(mins), torch.from_numpy(maxs)
 
 
 def nice_ceil(x: float) -> float:

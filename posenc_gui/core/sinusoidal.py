@@ -47,9 +47,12 @@ __all__ = [
     "sinusoidal_at",
     "sinusoidal_column_envelope",
     "sinusoidal_column_means",
+    "sinusoidal_column_min_max",
     "sinusoidal_column_role",
+    "sinusoidal_columns_from_angles",
     "sinusoidal_dot_by_offset",
     "sinusoidal_encoding",
+    "sinusoidal_pair_angles",
     "wavelengths",
 ]
 
@@ -236,6 +239,94 @@ def sinusoidal_columns(
     angles = pos[:, None] * omega[pair][None, :]
     out = torch.where(is_sin[None, :], torch.sin(angles), torch.cos(angles))
     return out.to(dtype)
+
+
+def sinusoidal_pair_angles(
+    positions: RealVector, columns: int, dim: int, base: float = 10000.0
+) -> Tensor:
+    """Angles ``p·ω_i`` of the pairs behind the first ``columns`` columns (interleaved layout).
+
+    Columns ``2i`` (sine) and ``2i+1`` (cosine) share the angle ``p·ω_i``, so the first
+    ``columns`` columns need the pairs ``i < ceil(columns/2)``: each angle is computed once for
+    its sine and its cosine (:func:`sinusoidal_columns` takes both functions of every column and
+    keeps one, twice the work). Same float64 products as :func:`sinusoidal_columns`.
+    Feed the result to :func:`sinusoidal_columns_from_angles` or
+    :func:`sinusoidal_column_min_max`.
+
+    Args:
+        positions: ``N`` real positions.
+        columns: how many leading columns the angles serve, in ``[1, dim]``.
+        dim, base: as in :func:`sinusoidal_encoding`.
+
+    Returns:
+        float64 tensor of shape ``(N, ceil(columns/2))``: entry ``[n, i] = positions[n]·ω_i``.
+    """
+    pos = to_float64_vector(positions, "positions")
+    dim = check_even_dim(dim)
+    shown = check_positive_int(columns, "columns", maximum=dim)
+    omega = _inverse_frequencies(dim, check_base(base))[: (shown + 1) // 2]
+    return pos[:, None] * omega[None, :]
+
+
+def sinusoidal_columns_from_angles(angles: Tensor, columns: int) -> Tensor:
+    """``PE[p, j]`` for ``j < columns`` (interleaved: sin, cos, sin, …) from pair angles.
+
+    Args:
+        angles: float64 ``(N, P)`` pair angles (:func:`sinusoidal_pair_angles`).
+        columns: how many leading columns, in ``[0, 2P]``.
+
+    Returns:
+        float64 tensor of shape ``(N, columns)``: column ``2i`` holds ``sin(angles[:, i])``,
+        column ``2i+1`` holds ``cos(angles[:, i])``.
+    """
+    pairs = _check_angles(angles, columns)
+    table = torch.stack((torch.sin(angles), torch.cos(angles)), dim=-1)
+    return table.reshape(angles.shape[0], 2 * pairs)[:, :columns]
+
+
+def sinusoidal_column_min_max(angles: Tensor, group: int, columns: int) -> tuple[Tensor, Tensor]:
+    """Minimum and maximum of ``PE[p, j]`` (``j < columns``) over each run of ``group`` rows.
+
+    Every position counts (a per-pixel-column envelope that point sampling would alias): run
+    ``r`` covers rows ``r·group … r·group + group − 1`` of ``angles``, the last run may be
+    shorter. Columns are interleaved as in :func:`sinusoidal_columns_from_angles`.
+
+    Args:
+        angles: float64 ``(N, P)`` pair angles (:func:`sinusoidal_pair_angles`), ``N >= 1``.
+        group: rows per run, >= 1.
+        columns: how many leading columns, in ``[0, 2P]``.
+
+    Returns:
+        ``(mins, maxs)``, float64 tensors of shape ``(ceil(N / group), columns)``.
+    """
+    pairs = _check_angles(angles, columns)
+    size = check_positive_int(group, "group")
+    if angles.shape[0] == 0:
+        raise ValueError("angles must have at least 1 row")
+    full = len(angles) // size * size
+    lows, highs = [], []
+    for values in (torch.sin(angles), torch.cos(angles)):
+        blocks = values[:full].reshape(-1, size, pairs)
+        lo, hi = blocks.amin(dim=1), blocks.amax(dim=1)
+        if full < len(values):
+            tail = values[full:]
+            lo = torch.cat((lo, tail.amin(dim=0, keepdim=True)))
+            hi = torch.cat((hi, tail.amax(dim=0, keepdim=True)))
+        lows.append(lo)
+        highs.append(hi)
+    shape = (len(lows[0]), 2 * pairs)
+    mins = torch.stack(lows, dim=-1).reshape(shape)[:, :columns]
+    maxs = torch.stack(highs, dim=-1).reshape(shape)[:, :columns]
+    return mins, maxs
+
+
+def _check_angles(angles: object, columns: object) -> int:
+    """The number of pairs ``P`` of a float ``(N, P)`` angle tensor serving ``columns``."""
+    if not isinstance(angles, Tensor) or angles.dim() != 2 or not angles.is_floating_point():
+        raise ValueError(f"angles must be a float tensor of shape (N, P), got {angles!r}")
+    pairs = int(angles.shape[1])
+    check_positive_int(columns, "columns", minimum=0, maximum=2 * pairs)
+    return pairs
 
 
 def sinusoidal_column_role(dim: int, layout: str, column: int) -> tuple[int, bool, int]:

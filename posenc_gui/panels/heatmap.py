@@ -59,6 +59,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from posenc_gui.core.colour import colour_index
 from posenc_gui.core.sinusoidal import (
     SinusoidalLayout,
     sinusoidal_column_envelope,
@@ -165,15 +166,6 @@ def _exact_run(first: np.ndarray, last: np.ndarray) -> bool:
         and (first is last or np.array_equal(first, last))
         and int(first[-1]) - int(first[0]) == n - 1
     )
-
-
-def colour_index(values: torch.Tensor) -> np.ndarray:
-    """Colour-map indices (uint8, 0…255) of values on the fixed scale [−1, 1].
-
-    The mapping pyqtgraph applies for levels (−1, 1) and a 256-entry table:
-    ``floor((v + 1) · 128)``, clipped to 0…255.
-    """
-    return values.add(1.0).mul_(128.0).clamp_(0.0, 255.0).to(torch.uint8).numpy()
 
 
 def curve_samples(span: float, omega: float, pixels: int, height: float | None = None) -> int:

@@ -42,6 +42,13 @@ from posenc_gui.core.rope import (
     rope_abel_sums,
     rope_complex_pairs,
 )
+from posenc_gui.core.rope_rows import SCORE_CHUNK
+from posenc_gui.core.rope_rows import minmax_runs as _minmax
+from posenc_gui.core.rope_rows import rope_even_score_row as _even_score_range
+from posenc_gui.core.rope_rows import rope_phase_table as _phase_table
+from posenc_gui.core.rope_rows import rope_score_row as _score_range
+from posenc_gui.core.rope_rows import toeplitz_float32 as _toeplitz
+from posenc_gui.core.rope_rows import toeplitz_from_reversed as _toeplitz_of_reversed
 from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.rope import (
     LAYOUTS,
@@ -49,7 +56,6 @@ from posenc_gui.state.rope import (
     TAU,
     VECTOR_INPUTS,
     RopeModel,
-    frequencies,
     rope_layout,
     vector_key,
     vectors,
@@ -1207,111 +1213,6 @@ def _place(item: styled.PixelText, text: str, x: float, y: float) -> None:
 
 def _place_polar(item: styled.PixelText, text: str, radius: float, angle: float) -> None:
     _place(item, text, radius * math.cos(angle), radius * math.sin(angle))
-
-
-#: ``[cos tθ_i | sin tθ_i]ᵀ`` tables by ``(dim, base)`` (see :func:`_phase_table`).
-_PHASES: dict[tuple[int, float], torch.Tensor] = {}
-
-
-def _phase_table(dim: int, base: float, count: int) -> torch.Tensor:
-    """``[cos tθ_i | sin tθ_i]ᵀ`` for ``t = 0 … count−1``: float64 of shape ``(d, count)``
-    (the cosines of pair ``i`` in row ``i``, the sines in row ``d/2 + i``).
-
-    Cached by ``(dim, base)``; a longer table serves every shorter count (its first columns),
-    and a table that is too short grows at least twofold (a window slider dragged upwards).
-    The cosines in torch (vectorised: ~15x numpy's on this machine), written straight into
-    the two halves of the table.
-    """
-    hit = _PHASES.get((dim, base))
-    if hit is None or hit.shape[1] < count:
-        rows = count if hit is None else max(count, 2 * hit.shape[1])
-        half = dim // 2
-        t = torch.from_numpy(
-            frequencies(dim, base)[:, None] * np.arange(rows, dtype=np.float64)[None, :]
-        )
-        hit = torch.empty(dim, rows, dtype=torch.float64)
-        torch.cos(t, out=hit[:half])
-        torch.sin(t, out=hit[half:])
-        if len(_PHASES) >= 8:
-            _PHASES.clear()
-        _PHASES[(dim, base)] = hit
-    return hit[:, :count]
-
-
-#: Distances per block of :func:`_score_range` (rows of its cached phase table).
-SCORE_CHUNK = 512
-
-
-def _score_range(h: np.ndarray, base: float, start: int, count: int) -> np.ndarray:
-    """``score(r) = Re Σ_i h_i e^{i r θ_i}`` at ``r = start … start+count−1`` (float64).
-
-    As :func:`posenc_gui.core.rope.rope_score_range` (``h_i = q_i·conj(k_i)``), with the table
-    ``[cos tθ_i | sin tθ_i]ᵀ`` (``t <`` :data:`SCORE_CHUNK`) cached by ``(dim, base)``: per call
-    only the ``blocks × d/2`` phases of the block starts are new (torch's vectorised cosines),
-    then one matrix product ``[Re g | −Im g] @ table``, ``(blocks, d) @ (d, chunk)``, with
-    ``g = h·e^{i r₀ θ}`` per block start ``r₀``. In torch: single-threaded as the app sets it
-    (numpy's OpenBLAS would start its own threads, which spin against the GUI and the bound's
-    worker on a busy machine).
-    """
-    if count <= 0:
-        return np.zeros(0, dtype=np.float64)
-    half = h.shape[0]
-    dim = 2 * half
-    blocks = -(-count // SCORE_CHUNK)
-    size = -(-count // blocks)  # blocks of equal size: 513 distances are 2 × 257, not 512 + 1
-    table = _phase_table(dim, base, size)
-    starts = start + size * np.arange(blocks, dtype=np.float64)
-    ang = torch.from_numpy(starts[:, None] * frequencies(dim, base)[None, :])
-    c0, s0 = torch.cos(ang).numpy(), torch.sin(ang).numpy()
-    # the products of a few rows in numpy (the same IEEE operations, each rounded alike, without
-    # a torch call per operation); the long matrix product in torch
-    h_re, h_im = h.real, h.imag
-    g = np.empty((blocks, dim), dtype=np.float64)
-    np.subtract(h_re * c0, h_im * s0, out=g[:, :half])  # Re g
-    np.add(h_re * s0, h_im * c0, out=g[:, half:])  # Im g
-    np.negative(g[:, half:], out=g[:, half:])
-    out: np.ndarray = (torch.from_numpy(g) @ table).numpy().reshape(-1)[:count]
-    return out
-
-
-def _even_score_range(h: np.ndarray, base: float, a: int, b: int) -> np.ndarray:
-    """:func:`_score_range` at ``r = a … b`` for a real ``h`` (q = k: ``h_i = |k_i|²``): the
-    score is even in ``r``, so a range across 0 computes each ``|r|`` once."""
-    if a < 0 < b:
-        half = _score_range(h, base, 0, max(-a, b) + 1)
-        return np.concatenate((half[-a:0:-1], half[: b + 1]))  # at |r|, r = a … b
-    return _score_range(h, base, a, b - a + 1)
-
-
-def _minmax(values: np.ndarray, group: int) -> tuple[np.ndarray, np.ndarray]:
-    """Minimum and maximum of each run of ``group`` values (the last may be shorter), as
-    :func:`posenc_gui.core.rope.minmax_bins`."""
-    bins = -(-values.shape[0] // group)
-    pad = bins * group - values.shape[0]
-    if pad:
-        values = np.concatenate((values, np.repeat(values[-1:], pad)))
-    blocks = values.reshape(bins, group)
-    return blocks.min(axis=1), blocks.max(axis=1)
-
-
-def _toeplitz(row: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """The float32 matrix ``S[a, b] = row[a − b + size − 1]`` of a row of ``2·size − 1``
-    values (Toeplitz, as :func:`posenc_gui.core.rope.rope_score_toeplitz`), and the reversed
-    float32 row it is made from.
-
-    Row ``a`` is the reversed row from ``size − 1 − a`` on: overlapping windows of one float32
-    copy (a strided view, no index array for each new size), read once into the matrix.
-    """
-    rev = np.ascontiguousarray(row[::-1], dtype=np.float32)
-    return _toeplitz_of_reversed(rev, size), rev
-
-
-def _toeplitz_of_reversed(rev: np.ndarray, size: int) -> np.ndarray:
-    """``out[a, b] = rev[size − 1 − a + b]`` (a new C-contiguous array) from a contiguous
-    ``rev`` of ``2·size − 1`` values: the Toeplitz matrix of the row ``rev[::-1]``."""
-    step = rev.strides[0]
-    windows = np.lib.stride_tricks.as_strided(rev, (size, size), (step, step), writeable=False)
-    return np.ascontiguousarray(windows[::-1])
 
 
 @lru_cache(maxsize=64)

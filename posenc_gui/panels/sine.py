@@ -22,7 +22,11 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QFontMetricsF, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from posenc_gui import core
+from posenc_gui.core.sinusoidal import (
+    sinusoidal_column_min_max,
+    sinusoidal_columns_from_angles,
+    sinusoidal_pair_angles,
+)
 from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.sine import LADDER_INPUTS, T_VIEW, TAU, WAVE_INPUTS, SineModel, wave_samples
 from posenc_gui.widgets import styled
@@ -501,7 +505,8 @@ class SinePanel(Panel):
             # column shows the min–max of its positions (point sampling would alias).
             group = math.ceil(count / pixels)
             ints = torch.arange(first, last + 1, dtype=torch.float64)
-            mins, maxs = _column_min_max(_pair_angles(ints, shown, dim, base), group, shown)
+            angles = sinusoidal_pair_angles(ints, shown, dim, base)
+            mins, maxs = (t.numpy() for t in sinusoidal_column_min_max(angles, group, shown))
             centres = first + np.arange(len(mins)) * group + (group - 1) / 2
             ctx.record("position", centres, f"position p (centre of {group} positions)")
             for j in columns:
@@ -524,10 +529,14 @@ class SinePanel(Panel):
             fastest = math.ceil(SAMPLES_PER_PERIOD * (hi - lo) / TAU)
             n = min(LADDER_SAMPLES, max(200, pixels // PIXELS_PER_SAMPLE, fastest))
             xs_t = torch.linspace(lo, hi, n, dtype=torch.float64)
-            table_np = _columns(_pair_angles(xs_t, shown, dim, base), shown)
+            table_np = sinusoidal_columns_from_angles(
+                sinusoidal_pair_angles(xs_t, shown, dim, base), shown
+            ).numpy()
             marks = count <= MARK_INTEGERS
             ints = torch.arange(first, last + 1 if marks else first, dtype=torch.float64)
-            samples = _columns(_pair_angles(ints, shown, dim, base), shown)
+            samples = sinusoidal_columns_from_angles(
+                sinusoidal_pair_angles(ints, shown, dim, base), shown
+            ).numpy()
             ctx.record("position", xs_t.numpy(), "position p")
             for j in columns:
                 ctx.record(f"pe_{j}", table_np[:, j], f"PE[p, {j}]")
@@ -632,41 +641,6 @@ class SinePanel(Panel):
             f"{rows}</table>"
         )
         ctx.record("omega", np.asarray(omega[: (shown + 1) // 2]), "ω_i", "rad/position")
-
-
-def _pair_angles(positions: torch.Tensor, shown: int, dim: int, base: float) -> torch.Tensor:
-    """Angles ``p·ω_i`` (float64, shape ``(N, pairs)``) of the pairs behind the first ``shown``
-    columns: each angle once for its sine and its cosine column (``core.sinusoidal_columns``
-    takes both functions of every column and keeps one, twice the work), same products.
-    """
-    omega = core.inverse_frequencies(dim, base)[: (shown + 1) // 2]
-    return positions[:, None] * omega[None, :]
-
-
-def _columns(angles: torch.Tensor, shown: int) -> np.ndarray:
-    """``PE[p, j]`` for ``j < shown`` from :func:`_pair_angles` (interleaved: sin, cos, ...)."""
-    table = torch.stack((torch.sin(angles), torch.cos(angles)), dim=-1)
-    return table.reshape(len(angles), 2 * angles.shape[1])[:, :shown].numpy()
-
-
-def _column_min_max(angles: torch.Tensor, group: int, shown: int) -> tuple[np.ndarray, np.ndarray]:
-    """Min and max of ``PE[p, j]`` over each run of ``group`` positions (the last run may be
-    shorter), every position counted: shapes ``(runs, shown)``."""
-    full = len(angles) // group * group
-    lows, highs = [], []
-    for values in (torch.sin(angles), torch.cos(angles)):
-        blocks = values[:full].reshape(-1, group, values.shape[1])
-        lo, hi = blocks.amin(dim=1), blocks.amax(dim=1)
-        if full < len(values):
-            tail = values[full:]
-            lo = torch.cat((lo, tail.amin(dim=0, keepdim=True)))
-            hi = torch.cat((hi, tail.amax(dim=0, keepdim=True)))
-        lows.append(lo)
-        highs.append(hi)
-    shape = (len(lows[0]), 2 * angles.shape[1])
-    mins = torch.stack(lows, dim=-1).reshape(shape)[:, :shown]
-    maxs = torch.stack(highs, dim=-1).reshape(shape)[:, :shown]
-    return mins.numpy(), maxs.numpy()
 
 
 def _plus(phase: float) -> str:

@@ -65,6 +65,8 @@ FREQUENCY_INPUTS = ("dim", "base", "pair")
 ROTATION_INPUTS = (*FREQUENCY_INPUTS, "m", "n")
 #: Scores at (m, n) and the eq. (37) bound there.
 SCORE_INPUTS = (*VECTOR_INPUTS, "base", "m", "n")
+#: The scores at every distance of the range (never m or n).
+CURVE_INPUTS = (*VECTOR_INPUTS, "base", "range_max")
 #: The typed components of the selected pair: they change q and k only when vectors = "typed".
 TYPED_INPUTS = ("q0", "q1", "k0", "k1")
 #: Read-outs kept per group (the latest first): a slider dragged back and forth, an undo.
@@ -407,6 +409,28 @@ def _bound_readouts(v: Inputs) -> dict[str, Any]:
     return {"relative_decay_bound": total / (dim // 2), "decay_bound": coeff * total}
 
 
+def _curve_readouts(v: Inputs) -> dict[str, Any]:
+    """The score ``<R_m q, R_n k>`` and the score with ``q = k`` (the key) at every integer
+    distance ``r = m − n = −range_max … +range_max``: the two curves of the tab at full range.
+
+    By :func:`posenc_gui.core.rope_rows.rope_score_row` from ``h_i = q_i·conj(k_i)`` (and
+    ``|k_i|²``), the arithmetic the tab's curves use.
+    """
+    import numpy as np
+
+    from posenc_gui import core
+    from posenc_gui.core import rope_rows
+
+    lay = rope_layout(v.as_str("layout"))
+    q, k = _vectors(*vector_key(v))
+    qc, kc = (core.rope_complex_pairs(t, lay).numpy() for t in (q, k))
+    h_kk = (kc * np.conj(kc)).real.astype(np.complex128)
+    rng, base = v.as_int("range_max"), v.as_float("base")
+    score = rope_rows.rope_score_row(qc * np.conj(kc), base, -rng, 2 * rng + 1)
+    score_qk = rope_rows.rope_even_score_row(h_kk, base, -rng, rng)
+    return {"score_by_distance": score.tolist(), "score_qk_by_distance": score_qk.tolist()}
+
+
 def lock_coupling(given: Mapping[str, Value], base: Mapping[str, Value]) -> dict[str, Value]:
     """The distance lock: with ``lock`` on and only one of m, n given, move the other along.
 
@@ -441,8 +465,9 @@ class RopeModel(TabModel):
     Read-out groups: ``query_key`` (q, k, the selected pair, eq. (37) coefficient), ``positions``
     (distance, origin), ``matrix_window``, ``frequency`` (θ_i, λ_i), ``rotation``
     (angles), ``scores`` (the score at
-    (m, n) three ways, pair shares), ``layouts`` (interleaved vs half) and ``bound`` (eq. (37)
-    at r = m − n).
+    (m, n) three ways, pair shares), ``layouts`` (interleaved vs half), ``bound`` (eq. (37)
+    at r = m − n) and ``score_curve`` (``score_by_distance`` and ``score_qk_by_distance``: the
+    score and the q = k score at r = −range_max … +range_max, ``2·range_max + 1`` values).
     """
 
     id = "rope"
@@ -520,6 +545,7 @@ class RopeModel(TabModel):
         _group("scores", SCORE_INPUTS, _score_readouts),
         _group("layouts", (*VECTOR_INPUTS, "base", "m", "n"), _layout_readouts),
         _group("bound", SCORE_INPUTS, _bound_readouts),
+        _group("score_curve", CURVE_INPUTS, _curve_readouts),
     )
 
     @classmethod

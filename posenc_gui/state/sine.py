@@ -64,16 +64,18 @@ def _frequencies(v: Inputs) -> dict[str, Any]:
 
 
 def _ladder(v: Inputs) -> dict[str, Any]:
-    """The encoding vector at position p (float64), and the part the ladder shows."""
+    """The encoding vector at position p (float64), the part the ladder shows, and the angle
+    ``p·ω_i`` of every pair (the vector table's ``p·ω_i`` column)."""
     import torch
 
     from posenc_gui import core
 
-    dim, base = v.as_int("dim"), v.as_float("base")
-    vector = core.sinusoidal_at([v.as_int("position")], dim, base, dtype=torch.float64)[0]
+    dim, base, p = v.as_int("dim"), v.as_float("base"), v.as_int("position")
+    vector = core.sinusoidal_at([p], dim, base, dtype=torch.float64)[0]
     return {
         "vector": vector.tolist(),
         "ladder_vector": vector[: v.as_int("ladder_dims")].tolist(),
+        "pair_angles": core.sinusoidal_pair_angles([p], dim, dim, base)[0].tolist(),
     }
 
 
@@ -83,7 +85,7 @@ class SineModel(TabModel):
     Read-outs: group ``wave`` (``period``, ``angular_frequency``, ``quarter_period``, ``angle``,
     ``angle_wrapped`` in [0, 2π), ``angle_degrees`` in [0°, 360°), ``sin_value``, ``cos_value``)
     group ``frequencies`` (``omega``, ``wavelength``) and group ``ladder`` (``vector`` = PE[p, :],
-    ``ladder_vector``).
+    ``ladder_vector``, ``pair_angles`` = ``p·ω_i`` for every pair ``i < d/2``, in radians).
     """
 
     id = "sine"

@@ -141,6 +141,7 @@ def _sine(v: Mapping[str, Value]) -> Snippet:
         Output("omega", "(d/2,) frequencies ω_i = base^(−2i/d)"),
         Output("ladder", "(L, dims shown) PE[p, j] for p < L and the first dims"),
         Output("pe", "(d,) the encoding vector PE[p]"),
+        Output("pair_angles", "(d/2,) the angles p·ω_i of the pairs at position p (rad)"),
     )
     params = [
         _assign(("A", "f", "phi", "cursor"),
@@ -165,12 +166,14 @@ def _sine(v: Mapping[str, Value]) -> Snippet:
         "omega = core.inverse_frequencies(d, base)  # ω_i = base^(−2i/d)",
         "ladder = core.sinusoidal_encoding(L, d, base, dtype=torch.float64)[:, :shown]",
         "pe = core.sinusoidal_at([p], d, base, dtype=torch.float64)[0]",
+        "pair_angles = core.sinusoidal_pair_angles([p], d, d, base)[0]  # PE[p, 2i] = sin of it",
     ]
     plain_body = [
         *wave,
         _plain_omega(),
         *_plain_table("interleaved", "torch.arange(L, dtype=torch.float64)", "table"),
         "ladder, pe = table[:, :shown], table[p]",
+        "pair_angles = p * omega  # PE[p, 2i] = sin of it, PE[p, 2i+1] = cos",
     ]
     summary = [
         'print(f"t = {cursor} s: A·sin θ = {at_cursor[0]:.6f}, A·cos θ = {at_cursor[1]:.6f}")',
@@ -310,6 +313,8 @@ def _rope(v: Mapping[str, Value]) -> Snippet:
         Output("k_rot", "(d,) R_n·k, the key rotated by its position n"),
         Output("score", "() the attention score ⟨R_m q, R_n k⟩ (depends on m − n only)"),
         Output("scores", "(W, W) scores of queries m0 … m0+W−1 (rows) and keys n0 … (columns)"),
+        Output("score_curve", "(2R+1,) the score at every distance r = m − n = −R … R"),
+        Output("score_qk_curve", "(2R+1,) the same with q = k (the key): largest at r = 0"),
     )
     m, n, size = int(v["m"]), int(v["n"]), int(v["window"])
     d, layout, mode = int(v["dim"]), str(v["layout"]), str(v["vectors"])
@@ -318,6 +323,7 @@ def _rope(v: Mapping[str, Value]) -> Snippet:
         _assign(("m", "n", "seed"), (m, n, v["seed"]), "query and key positions, seed of q and k"),
         _assign(("m0", "n0", "W"), (window_start(m, size), window_start(n, size), size),
                 "score-matrix window: first query and key positions, size"),
+        _assign(("R",), (v["range_max"],), "distance range of the score curves"),
     ]  # fmt: skip
     vectors = [
         "gen = torch.Generator().manual_seed(seed)",
@@ -338,6 +344,8 @@ def _rope(v: Mapping[str, Value]) -> Snippet:
         "score = q_rot @ k_rot",
         "scores = core.rope_scores(q, k, torch.arange(m0, m0 + W), torch.arange(n0, n0 + W),",
         "                          base=base, layout=layout)",
+        "score_curve = core.rope_score_range(q, k, -R, 2 * R + 1, base=base, layout=layout)",
+        "score_qk_curve = core.rope_score_range(k, k, -R, 2 * R + 1, base=base, layout=layout)",
     ]
     if layout == "half":
         pairs = [
@@ -363,6 +371,10 @@ def _rope(v: Mapping[str, Value]) -> Snippet:
         "q_rot, k_rot = rope(q, m), rope(k, n)",
         "score = q_rot @ k_rot",
         "scores = rope(q, torch.arange(m0, m0 + W)) @ rope(k, torch.arange(n0, n0 + W)).T",
+        "# score(r) = ⟨q, R_−r k⟩: the score depends on r = m − n only (blocks of 4096 distances)",
+        "r = torch.arange(-R, R + 1, dtype=torch.float64).split(4096)",
+        "score_curve = torch.cat([rope(k, -block) @ q for block in r])",
+        "score_qk_curve = torch.cat([rope(k, -block) @ k for block in r])",
     ]
     summary = [
         'print(f"score at m = {m}, n = {n}: {score:.6f} (m − n = {m - n})")',

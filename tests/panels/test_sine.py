@@ -198,26 +198,6 @@ def test_ladder_aggregates_instead_of_subsampling(panel: SinePanel, qtbot: QtBot
     assert panel.ladder_curves["sin"].isVisible() and not panel.ladder_bands["sin"].isVisible()
 
 
-def test_ladder_tables_equal_the_core_ones() -> None:
-    """The ladder computes each angle once for its sine and cosine: same numbers as the core."""
-    import torch
-
-    from posenc_gui import core
-    from posenc_gui.panels.sine import _column_min_max, _columns, _pair_angles
-
-    pos = torch.arange(3, 1000, dtype=torch.float64)
-    for shown, dim, base in ((6, 6, 10000.0), (5, 64, 100.0), (16, 1024, 10.0)):
-        angles = _pair_angles(pos, shown, dim, base)
-        table = core.sinusoidal_columns(pos, list(range(shown)), dim, base).numpy()
-        np.testing.assert_array_equal(_columns(angles, shown), table)
-        mins, maxs = _column_min_max(angles, 7, shown)
-        starts = np.arange(0, len(pos), 7)
-        np.testing.assert_array_equal(mins, np.minimum.reduceat(table, starts))
-        np.testing.assert_array_equal(maxs, np.maximum.reduceat(table, starts))
-    empty = _pair_angles(torch.zeros(0, dtype=torch.float64), 6, 64, 100.0)
-    assert _columns(empty, 6).shape == (0, 6)
-
-
 def test_markers_are_drawn_where_their_data_is(panel: SinePanel, qtbot: QtBot) -> None:
     """The circle's point and the ladder's marker are painted, in their colours, at their data."""
     from PySide6.QtCore import QPointF

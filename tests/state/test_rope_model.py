@@ -411,3 +411,40 @@ def test_a_position_step_rotates_no_vector_with_torch(monkeypatch: pytest.Monkey
         r = RopeModel.readouts({**values, "m": m})
         assert r["relative_distance"] == m - 4
     assert calls == []
+
+
+@pytest.mark.parametrize(
+    ("given", "layout"),
+    [({}, "interleaved"), ({"layout": "half", "vectors": "typed", "pair": 3, "q0": 2.0,
+                            "k1": -1.5, "range_max": 40, "dim": 16, "base": 300.0}, "half"),
+     ({"vectors": "q=k", "m": 9000, "n": 17, "range_max": 16}, "interleaved")],
+)  # fmt: skip
+def test_score_curves_are_the_closed_form_at_every_distance(
+    given: dict[str, Any], layout: str
+) -> None:
+    """``score_by_distance[j]`` is the score at r = j − range_max, the closed form
+    Re Σ_i q_i conj(k_i) e^{i r θ_i}; its entry at r = m − n is the score at (m, n); the q = k
+    curve is even in r and largest at r = 0, where it is |k|²."""
+    v = RopeModel.resolve(given)
+    r = RopeModel.readouts(v)
+    rng, base = int(v["range_max"]), float(v["base"])
+    curve, curve_qk = r["score_by_distance"], r["score_qk_by_distance"]
+    assert len(curve) == len(curve_qk) == 2 * rng + 1
+    for dist in (-rng, -3, 0, 1, rng):
+        want = sum(closed_form_terms(r["q"], r["k"], dist, base, layout))
+        assert curve[dist + rng] == pytest.approx(want, abs=1e-9)
+        want_qk = sum(closed_form_terms(r["k"], r["k"], dist, base, layout))
+        assert curve_qk[dist + rng] == pytest.approx(want_qk, abs=1e-9)
+    dist = int(v["m"]) - int(v["n"])
+    if abs(dist) <= rng:
+        assert curve[dist + rng] == pytest.approx(r["score"], abs=1e-10)
+    assert curve_qk == pytest.approx(curve_qk[::-1], abs=1e-10)
+    assert curve_qk[rng] == pytest.approx(r["k_norm"] ** 2, rel=1e-12)
+    assert max(curve_qk) <= r["k_norm"] ** 2 * (1 + 1e-12)
+
+
+def test_score_curves_ignore_m_and_n() -> None:
+    """The curves are a function of q, k, base and the range: moving m or n keeps them."""
+    a, b = readouts(m=5, n=2), readouts(m=70_000, n=12, lock=False)
+    assert a["score_by_distance"] == b["score_by_distance"]
+    assert a["score_qk_by_distance"] == b["score_qk_by_distance"]
