@@ -39,8 +39,8 @@ from posenc_gui.controllers.animation import AnimationController
 from posenc_gui.controllers.common import MESSAGE_MS, Messages, WindowParts, add_action, reason
 from posenc_gui.controllers.decks import DeckController
 from posenc_gui.controllers.export import ExportController
-from posenc_gui.controllers.help import ABOUT_HTML, HelpController
-from posenc_gui.controllers.menus import TabMenu, tab_shortcut
+from posenc_gui.controllers.help import HelpController
+from posenc_gui.controllers.menus import TabMenu
 from posenc_gui.controllers.presentation import (
     FOLLOW_SYSTEM_KEY,
     PRESENTATION_SCALE,
@@ -48,14 +48,7 @@ from posenc_gui.controllers.presentation import (
     PresentationController,
     system_theme,
 )
-from posenc_gui.controllers.sessions import (
-    MAX_RECENT,
-    SessionController,
-    last_session_path,
-    load_last_session,
-    read_recent,
-    write_recent,
-)
+from posenc_gui.controllers.sessions import SessionController
 from posenc_gui.qt import import_pyqtgraph, pyside_source_scan_off
 from posenc_gui.state import Value
 from posenc_gui.state.registry import TAB_IDS, TABS, entry
@@ -66,12 +59,8 @@ if TYPE_CHECKING:
     from posenc_gui.panels.base import Panel
     from posenc_gui.widgets.code_view import AboutView, CodeWindow
 
-# Names other modules and tests know the window by (they live with their controllers).
-__all__ = [
-    "ABOUT_HTML", "FOLLOW_SYSTEM_KEY", "MAX_RECENT", "PRESENTATION_SCALE", "ZOOM_STEP",
-    "MainWindow", "last_session_path", "load_last_session", "read_recent", "system_theme",
-    "tab_shortcut", "write_recent",
-]  # fmt: skip
+# The look's names, also known here (they live with the presentation controller).
+__all__ = ["FOLLOW_SYSTEM_KEY", "PRESENTATION_SCALE", "ZOOM_STEP", "MainWindow", "system_theme"]
 
 #: First-start size, shrunk to fit the screen the window opens on.
 DEFAULT_SIZE = (1500, 950)

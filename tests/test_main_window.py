@@ -11,7 +11,9 @@ from PySide6.QtWidgets import QSpinBox
 from pytestqt.qtbot import QtBot
 
 from posenc_gui import APP_NAME
-from posenc_gui.main_window import ABOUT_HTML, MainWindow, tab_shortcut
+from posenc_gui.controllers.help import ABOUT_HTML
+from posenc_gui.controllers.menus import tab_shortcut
+from posenc_gui.main_window import MainWindow
 from posenc_gui.qt import pyside_source_scan_off
 from posenc_gui.state.registry import TAB_IDS, all_models
 from posenc_gui.state.session import Session
@@ -207,7 +209,7 @@ def test_a_closed_window_is_freed_without_the_garbage_collector(qapp: object) ->
 # -- start-up: last session, --tab/--set on top, --fresh -------------------------------------------
 def test_start_restores_the_last_session_with_cli_overrides(qtbot: QtBot) -> None:
     from posenc_gui.app import build_window
-    from posenc_gui.main_window import last_session_path
+    from posenc_gui.controllers.sessions import last_session_path
     from posenc_gui.state import ParamError
     from posenc_gui.widgets import style as style_mod
 

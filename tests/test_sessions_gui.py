@@ -13,15 +13,15 @@ import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
-from posenc_gui.main_window import (
-    FOLLOW_SYSTEM_KEY,
+from posenc_gui.controllers.presentation import FOLLOW_SYSTEM_KEY
+from posenc_gui.controllers.sessions import (
     MAX_RECENT,
-    MainWindow,
     last_session_path,
     load_last_session,
     read_recent,
     write_recent,
 )
+from posenc_gui.main_window import MainWindow
 from posenc_gui.state import ParamError, ParamState
 from posenc_gui.state.registry import TAB_IDS
 from posenc_gui.state.session import SCHEMA_VERSION, Session
