@@ -12,7 +12,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QFontDatabase, QIcon, QPixmap
 from PySide6.QtWidgets import QApplication
 
@@ -79,12 +79,28 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     font = app.font()
     font.setFamily(family)
     app.setFont(font)
+    if app.findChild(_AppStyle, _AppStyle.NAME) is None:
+        _AppStyle(app)
     apply_style(app, hub.style)
-    if not getattr(app, "_posenc_style_connected", False):
-        hub.changed.connect(lambda st: apply_style(app, st))
-        app._posenc_style_connected = True  # type: ignore[attr-defined]
     app.setWindowIcon(app_icon())
     return app
+
+
+class _AppStyle(QObject):
+    """Keeps the application's palette and font in step with the style hub (one per app; a
+    child of the application, so the connection goes with it)."""
+
+    NAME = "posenc_app_style"
+
+    def __init__(self, app: QApplication) -> None:
+        super().__init__(app)
+        self.setObjectName(self.NAME)
+        style_hub().changed.connect(self.apply)
+
+    def apply(self, st: Style) -> None:
+        app = self.parent()
+        if isinstance(app, QApplication):
+            apply_style(app, st)
 
 
 def apply_style(app: QApplication, st: Style) -> None:
@@ -137,7 +153,8 @@ def build_window(
     values given) are applied on top. A value the restored session cannot take raises
     :class:`ParamError` before any window exists.
     """
-    from posenc_gui.main_window import MainWindow, load_last_session
+    from posenc_gui.controllers.sessions import load_last_session
+    from posenc_gui.main_window import MainWindow
 
     create_application()
     notice = ""

@@ -26,9 +26,9 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from posenc_gui import __version__
 
@@ -256,109 +256,156 @@ def _describe_tab(tab_id: str) -> dict[str, Any]:
     }
 
 
+class Target(NamedTuple):
+    """What ``--session``, ``--tab`` and ``--set`` select: the session read (or ``None``), the
+    tab (or ``None``), the values given with ``--set`` and those values resolved against the
+    session's (``None`` without a tab)."""
+
+    session: Session | None
+    tab: str | None
+    given: dict[str, Value]
+    values: dict[str, Value] | None
+
+
+def resolve_target(ns: argparse.Namespace, *, tab_required: bool = False) -> Target:
+    """Read ``--session``, pick the tab (``--tab``, else the session's), parse ``--set`` and
+    resolve it on top of the session's values; :class:`UsageError` / ``ParamError`` otherwise."""
+    from posenc_gui.state.registry import TAB_IDS, get_model
+
+    session = load_session(ns.session) if ns.session else None
+    tab = ns.tab if ns.tab is not None else (session.current_tab if session else None)
+    if tab is None:
+        if tab_required:
+            raise UsageError(f"--tab is required (or --session FILE); tabs: {', '.join(TAB_IDS)}")
+        if ns.assignments:
+            raise UsageError(f"--set needs --tab; tabs: {', '.join(TAB_IDS)}")
+        return Target(session, None, {}, None)
+    given = parse_given(tab, ns.assignments)
+    base = session.state(tab).values() if session is not None else None
+    return Target(session, tab, given, get_model(tab).resolve(given, base))
+
+
+def _tab_and_values(target: Target) -> tuple[str, dict[str, Value]]:
+    assert target.tab is not None and target.values is not None  # tab_required=True
+    return target.tab, target.values
+
+
+def run_params(ns: argparse.Namespace) -> int:
+    """``params``: JSON describing each parameter of one tab (``--tab``) or of all."""
+    from posenc_gui.state.registry import TAB_IDS, get_model
+
+    if ns.tab is not None:
+        get_model(ns.tab)
+        out: Any = _describe_tab(ns.tab)
+    else:
+        out = {"tabs": [_describe_tab(t) for t in TAB_IDS]}
+    print(json.dumps(json_ready(out), indent=2, ensure_ascii=False))
+    return 0
+
+
+def run_values(ns: argparse.Namespace) -> int:
+    """``values``: one JSON object, the parameters and every number the tab shows."""
+    from posenc_gui.state.registry import get_model
+
+    tab, values = _tab_and_values(resolve_target(ns, tab_required=True))
+    result = {"tab": tab, "params": values, **get_model(tab).readouts(values)}
+    print(json.dumps(json_ready(result), ensure_ascii=False))
+    return 0
+
+
+def run_code(ns: argparse.Namespace) -> int:
+    """``code``: a runnable PyTorch snippet of the tab with these values."""
+    from posenc_gui.state.snippets import snippet
+
+    tab, values = _tab_and_values(resolve_target(ns, tab_required=True))
+    try:
+        sys.stdout.write(snippet(tab, values).source(plain=ns.plain))
+    except LookupError as err:
+        raise UsageError(str(err)) from None
+    return 0
+
+
+def run_session(ns: argparse.Namespace) -> int:
+    """``session``: write a session file (the values, theme, scale, colour maps given)."""
+    from posenc_gui.state.registry import TAB_IDS
+    from posenc_gui.state.session import Session
+
+    target = resolve_target(ns)
+    out_file = check_session_out(ns.out)
+    scale = parse_scale(ns.scale)
+    written = target.session or Session(target.tab or TAB_IDS[0])
+    if target.tab is not None and target.values is not None:
+        written.current_tab = target.tab
+        written.state(target.tab).update(target.values)
+    written.theme = ns.theme or written.theme
+    written.scale = scale if scale is not None else written.scale
+    written.colormaps = ns.colormaps or written.colormaps
+    written.save(out_file)
+    print(f"wrote {out_file} (tab {written.current_tab})")
+    return 0
+
+
+def run_render(ns: argparse.Namespace) -> int:
+    """``render``: the tab as a PNG file, in the session's look and zoom when one is given."""
+    target = resolve_target(ns, tab_required=True)
+    tab, values = _tab_and_values(target)
+    size = parse_size(ns.size)
+    out_path = check_out(ns.out)
+    from posenc_gui.app import render_png
+
+    session = target.session
+    if session is not None:
+        from posenc_gui.widgets.style import Style
+
+        style = Style(
+            scale=session.scale,
+            theme=session.theme,  # type: ignore[arg-type]
+            colormaps=session.colormaps,
+        )
+        view = session.view_states.get(tab)
+        render_png(tab, values, out_path, size, style=style, view_state=view)
+    else:
+        render_png(tab, values, out_path, size)
+    print(f"wrote {out_path} ({size[0]}x{size[1]})")
+    return 0
+
+
+def run_window(ns: argparse.Namespace) -> int:
+    """The window (no subcommand), on a session, a tab and values, or a lesson deck."""
+    if ns.fresh and ns.session:
+        raise UsageError("--fresh and --session cannot be used together")
+    deck = load_deck(ns.deck, ns.step, ns.tab, ns.assignments)
+    target = resolve_target(ns)
+    from posenc_gui.app import run_gui
+
+    if deck is not None:
+        return run_gui(session=target.session, fresh=ns.fresh, deck=deck, present=ns.present)
+    # only the values given: the window applies them on top of the session it restores
+    return run_gui(
+        target.tab, target.given if target.tab is not None else None, session=target.session,
+        fresh=ns.fresh, present=ns.present,
+    )  # fmt: skip
+
+
+#: What each command runs, given its parsed arguments.
+RUNNERS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "gui": run_window,
+    "render": run_render,
+    "values": run_values,
+    "params": run_params,
+    "session": run_session,
+    "code": run_code,
+}
+
+
 def run(argv: Sequence[str]) -> int:
     """Parse and execute; raises :class:`UsageError` / ``ParamError`` for bad input."""
     args = list(argv)
-    command = args[0] if args and args[0] in COMMANDS else "gui"
+    command = "gui"
     if args and args[0] in COMMANDS:
-        args = args[1:]
+        command, args = args[0], args[1:]
     ns = _parser(command).parse_args(args)
-
-    if command == "params":
-        from posenc_gui.state.registry import TAB_IDS, get_model
-
-        if ns.tab is not None:
-            get_model(ns.tab)
-            out: Any = _describe_tab(ns.tab)
-        else:
-            out = {"tabs": [_describe_tab(t) for t in TAB_IDS]}
-        print(json.dumps(json_ready(out), indent=2, ensure_ascii=False))
-        return 0
-
-    from posenc_gui.state.registry import TAB_IDS, get_model
-
-    if command == "gui" and ns.fresh and ns.session:
-        raise UsageError("--fresh and --session cannot be used together")
-    deck = load_deck(ns.deck, ns.step, ns.tab, ns.assignments) if command == "gui" else None
-    session = load_session(ns.session) if ns.session else None
-    tab = ns.tab if ns.tab is not None else (session.current_tab if session else None)
-    if command in ("render", "values", "code") and tab is None:
-        raise UsageError(f"--tab is required (or --session FILE); tabs: {', '.join(TAB_IDS)}")
-    given: dict[str, Value] = {}
-    values = None
-    if tab is not None:
-        given = parse_given(tab, ns.assignments)
-        base = session.state(tab).values() if session is not None else None
-        values = get_model(tab).resolve(given, base)
-    elif ns.assignments:
-        raise UsageError(f"--set needs --tab; tabs: {', '.join(TAB_IDS)}")
-
-    if command == "values":
-        assert tab is not None and values is not None
-        model = get_model(tab)
-        result = {"tab": tab, "params": values, **model.readouts(values)}
-        print(json.dumps(json_ready(result), ensure_ascii=False))
-        return 0
-
-    if command == "code":
-        assert tab is not None and values is not None
-        from posenc_gui.state.snippets import snippet
-
-        try:
-            sys.stdout.write(snippet(tab, values).source(plain=ns.plain))
-        except LookupError as err:
-            raise UsageError(str(err)) from None
-        return 0
-
-    if command == "session":
-        from posenc_gui.state.session import Session
-
-        out_file = check_session_out(ns.out)
-        scale = parse_scale(ns.scale)
-        written = session if session is not None else Session(tab or TAB_IDS[0])
-        if tab is not None and values is not None:
-            written.current_tab = tab
-            written.state(tab).update(values)
-        if ns.theme is not None:
-            written.theme = ns.theme
-        if scale is not None:
-            written.scale = scale
-        if ns.colormaps is not None:
-            written.colormaps = ns.colormaps
-        written.save(out_file)
-        print(f"wrote {out_file} (tab {written.current_tab})")
-        return 0
-
-    if command == "render":
-        assert tab is not None and values is not None
-        size = parse_size(ns.size)
-        out_path = check_out(ns.out)
-        from posenc_gui.app import render_png
-
-        if session is not None:
-            from posenc_gui.widgets.style import Style
-
-            style = Style(
-                scale=session.scale,
-                theme=session.theme,  # type: ignore[arg-type]
-                colormaps=session.colormaps,
-            )
-            view = session.view_states.get(tab)
-            render_png(tab, values, out_path, size, style=style, view_state=view)
-        else:
-            render_png(tab, values, out_path, size)
-        print(f"wrote {out_path} ({size[0]}x{size[1]})")
-        return 0
-
-    from posenc_gui.app import run_gui
-
-    # only the values given: the window applies them on top of the session it restores
-    if deck is not None:
-        return run_gui(session=session, fresh=ns.fresh, deck=deck, present=ns.present)
-    return run_gui(
-        tab, given if tab is not None else None, session=session, fresh=ns.fresh,
-        present=ns.present,
-    )  # fmt: skip
+    return RUNNERS[command](ns)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

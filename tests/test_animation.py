@@ -252,8 +252,8 @@ def test_tab_change_session_open_and_close_stop_it(
     assert "Angle θ" in w.animation_bar.info.text()
     a.play()
     path = tmp_path / "s.json"
-    assert w.save_session(path)
-    assert w.open_session(path)
+    assert w.sessions.save(path)
+    assert w.sessions.open(path)
     assert not a.is_playing()
     a.play()
     w.close()
@@ -285,7 +285,7 @@ def test_gif_of_five_frames_at_the_requested_width(
     w = window(tab_id)
     state = _panel(w).state
     before = state.values()
-    out = w.export_animation("gif", tmp_path / "a.gif", AnimationSettings(5, 400, 2.0))
+    out = w.animation.export("gif", tmp_path / "a.gif", AnimationSettings(5, 400, 2.0))
     assert out == tmp_path / "a.gif"
     frames = _decode_gif(out)
     assert len(frames) == 5
@@ -294,7 +294,7 @@ def test_gif_of_five_frames_at_the_requested_width(
     assert state.values() == before  # the parameter (and the RoPE lock) put back
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.gif"]
     with pytest.raises(FileExistsError):
-        w.export_animation("gif", out, AnimationSettings(5, 400, 2.0))
+        w.animation.export("gif", out, AnimationSettings(5, 400, 2.0))
     assert len(_decode_gif(out)) == 5
 
 
@@ -307,7 +307,7 @@ def test_cancelling_leaves_no_file_and_the_state_as_it_was(
     before = state.values()
     target = tmp_path / ("a.gif" if kind == "gif" else "frames")
     with pytest.raises(ExportCancelledError):
-        w.export_animation(kind, target, AnimationSettings(6, 320, 2.0),
+        w.animation.export(kind, target, AnimationSettings(6, 320, 2.0),
                            progress=lambda done, total, text: done < 3)  # fmt: skip
     assert list(tmp_path.iterdir()) == []
     assert state.values() == before
@@ -315,7 +315,7 @@ def test_cancelling_leaves_no_file_and_the_state_as_it_was(
     steps: list[int] = []
 
     def cancel_later() -> None:
-        dialog = w.export_progress
+        dialog = w.animation.export_progress
         if dialog is None:
             return
         steps.append(dialog.value())
@@ -325,11 +325,11 @@ def test_cancelling_leaves_no_file_and_the_state_as_it_was(
             QTimer.singleShot(0, cancel_later)
 
     QTimer.singleShot(0, cancel_later)
-    assert w.run_animation_export(kind, target, AnimationSettings(6, 320, 2.0)) is None
+    assert w.animation.run_export(kind, target, AnimationSettings(6, 320, 2.0)) is None
     assert steps, "the progress dialog was shown"
     assert list(tmp_path.iterdir()) == []
     assert state.values() == before
-    assert w.export_progress is None
+    assert w.animation.export_progress is None
     assert "cancelled" in w.statusBar().currentMessage()
 
 
@@ -340,7 +340,7 @@ def test_png_sequence_is_a_new_folder_of_numbered_frames(
     state = _panel(w).state
     before = state.values()
     folder = tmp_path / "alibi-frames"
-    out = w.export_animation("png", folder, AnimationSettings(5, 480))
+    out = w.animation.export("png", folder, AnimationSettings(5, 480))
     names = sorted(p.name for p in out.iterdir())
     assert names == [f"alibi-frames_{k:04d}.png" for k in range(1, 6)]
     assert frame_name(folder, 0) == "alibi-frames_0001.png"
@@ -351,16 +351,16 @@ def test_png_sequence_is_a_new_folder_of_numbered_frames(
     assert state.values() == before
     # never replaced unasked; replaced (not merged) when asked
     with pytest.raises(FileExistsError):
-        w.export_animation("png", folder, AnimationSettings(3, 480))
+        w.animation.export("png", folder, AnimationSettings(3, 480))
     assert len(list(folder.iterdir())) == 5
-    w.export_animation("png", folder, AnimationSettings(3, 480), overwrite=True)
+    w.animation.export("png", folder, AnimationSettings(3, 480), overwrite=True)
     assert len(list(folder.iterdir())) == 3
     # a folder that holds anything else is never replaced
     other = tmp_path / "notes"
     other.mkdir()
     (other / "lecture.txt").write_text("mine")
     with pytest.raises(FileExistsError, match="other files"):
-        w.export_animation("png", other, AnimationSettings(3, 480), overwrite=True)
+        w.animation.export("png", other, AnimationSettings(3, 480), overwrite=True)
     assert (other / "lecture.txt").read_text() == "mine"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["alibi-frames", "notes"]
 
@@ -370,9 +370,9 @@ def test_bad_settings_are_refused_before_anything_is_rendered(
 ) -> None:
     w = window("sine")
     with pytest.raises(ValueError, match="frames"):
-        w.export_animation("gif", tmp_path / "a.gif", AnimationSettings(1, 400))
+        w.animation.export("gif", tmp_path / "a.gif", AnimationSettings(1, 400))
     with pytest.raises(ValueError, match="width"):
-        w.export_animation("png", tmp_path / "f", AnimationSettings(5, 10))
+        w.animation.export("png", tmp_path / "f", AnimationSettings(5, 10))
     assert list(tmp_path.iterdir()) == []
-    assert w.run_animation_export("gif", tmp_path / "a.gif", AnimationSettings(5, 10)) is None
+    assert w.animation.run_export("gif", tmp_path / "a.gif", AnimationSettings(5, 10)) is None
     assert w.error_box is not None

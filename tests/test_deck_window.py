@@ -113,7 +113,7 @@ def test_bundled_deck_end_to_end_with_the_keyboard(
     stopped = w.session.state(tab).values()
     qtbot.wait(60)
     assert w.session.state(tab).values() == stopped
-    out = w.export_png(tmp_path / "step.png", 640)
+    out = w.exports.png(tmp_path / "step.png", 640)
     assert not QImage(str(out)).isNull()
 
 
@@ -307,7 +307,7 @@ def test_cli_opens_the_deck_at_its_step(monkeypatch: pytest.MonkeyPatch, qapp: o
 def test_unsaved_steps_are_not_dropped_without_asking(
     window: MainWindow, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import posenc_gui.deck_controller as controller
+    import posenc_gui.controllers.decks as controller
 
     w = window
     w.deck.add_current_step("mine")

@@ -44,21 +44,21 @@ def _panel(w: MainWindow) -> Panel:
 def test_png_has_the_chosen_width_and_the_figure_aspect(window: MainWindow, tmp_path: Path) -> None:
     fig = export.figure_widget(_panel(window))
     assert fig is _panel(window).plot_grid  # the plots, not the controls column
-    out = window.export_png(tmp_path / "fig.png", 1920)
+    out = window.exports.png(tmp_path / "fig.png", 1920)
     image = QImage(str(out))
     assert image.width() == 1920
     assert image.height() == round(fig.height() * 1920 / fig.width())
     colours = {image.pixel(x, y) for x in range(0, 1920, 9) for y in range(0, image.height(), 9)}
     assert len(colours) > 50  # a picture, not a blank
-    small = QImage(str(window.export_png(tmp_path / "small.png", 640)))
+    small = QImage(str(window.exports.png(tmp_path / "small.png", 640)))
     assert small.width() == 640
     with pytest.raises(ValueError, match="width must be"):
-        window.export_png(tmp_path / "huge.png", 100_000)
+        window.exports.png(tmp_path / "huge.png", 100_000)
     assert not (tmp_path / "huge.png").exists()
 
 
 def test_svg_is_a_vector_drawing(window: MainWindow, tmp_path: Path) -> None:
-    out = window.export_svg(tmp_path / "fig.svg")
+    out = window.exports.svg(tmp_path / "fig.svg")
     text = out.read_text(encoding="utf-8")
     assert "<svg" in text and "</svg>" in text and "Sine explorer" in text
     assert "<path" in text or "<polyline" in text
@@ -88,7 +88,7 @@ def _sections(path: Path) -> dict[str, tuple[list[str], list[str], list[list[str
 
 def test_csv_columns_match_panel_data(window: MainWindow, tmp_path: Path) -> None:
     panel = _panel(window)
-    out = window.export_csv(tmp_path / "data.csv")
+    out = window.exports.csv(tmp_path / "data.csv")
     sections = _sections(out)
     data = panel.data()
     assert list(sections) == [v for v, s in data.items() if s]
@@ -127,7 +127,7 @@ def test_csv_layout_for_2d_bool_and_scalar() -> None:
 
 def test_npz_round_trip_equals_the_arrays(window: MainWindow, tmp_path: Path) -> None:
     panel = _panel(window)
-    out = window.export_npz(tmp_path / "data.npz")
+    out = window.exports.npz(tmp_path / "data.npz")
     data = panel.data()
     with np.load(out, allow_pickle=False) as archive:
         meta = json.loads(str(archive["__meta__"]))
@@ -145,7 +145,7 @@ def test_npy_folder_holds_every_array_as_its_own_file(window: MainWindow, tmp_pa
     """File ▸ Export data as .npy files: one ``view__name.npy`` per array (read without pickle),
     ``meta.json`` with labels, units and parameters; a new folder, written atomically."""
     panel = _panel(window)
-    out = window.export_npy(tmp_path / "sine_data")
+    out = window.exports.npy(tmp_path / "sine_data")
     data = panel.data()
     names = {f.name for f in out.iterdir()}
     assert names == {f"{v}__{n}.npy" for v, s in data.items() for n in s} | {"meta.json"}
@@ -160,25 +160,25 @@ def test_npy_folder_holds_every_array_as_its_own_file(window: MainWindow, tmp_pa
     assert [p.name for p in tmp_path.iterdir()] == ["sine_data"]  # no temporary folder left
     # not replaced unasked; replaced when asked; never a folder holding other files
     with pytest.raises(FileExistsError):
-        window.export_npy(out)
+        window.exports.npy(out)
     panel.state.set("dim", 16)
-    window.export_npy(out, overwrite=True)
+    window.exports.npy(out, overwrite=True)
     assert json.loads((out / "meta.json").read_text(encoding="utf-8"))["params"]["dim"] == 16
     other = tmp_path / "thesis"
     other.mkdir()
     (other / "chapter.tex").write_text("keep me", encoding="utf-8")
     with pytest.raises(FileExistsError, match="other files"):
-        window.export_npy(other, overwrite=True)
+        window.exports.npy(other, overwrite=True)
     assert (other / "chapter.tex").read_text(encoding="utf-8") == "keep me"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["sine_data", "thesis"]
 
 
 Exporter = Callable[[MainWindow, Path, bool], Path]
 EXPORTERS: dict[str, Exporter] = {
-    "png": lambda w, p, o: w.export_png(p, 800, overwrite=o),
-    "svg": lambda w, p, o: w.export_svg(p, overwrite=o),
-    "csv": lambda w, p, o: w.export_csv(p, overwrite=o),
-    "npz": lambda w, p, o: w.export_npz(p, overwrite=o),
+    "png": lambda w, p, o: w.exports.png(p, 800, overwrite=o),
+    "svg": lambda w, p, o: w.exports.svg(p, overwrite=o),
+    "csv": lambda w, p, o: w.exports.csv(p, overwrite=o),
+    "npz": lambda w, p, o: w.exports.npz(p, overwrite=o),
 }
 
 
@@ -213,10 +213,10 @@ def test_failed_write_leaves_nothing(tmp_path: Path) -> None:
 
 def test_copy_figure_puts_an_image_on_the_clipboard(window: MainWindow) -> None:
     QGuiApplication.clipboard().clear()
-    assert window.copy_figure()
+    assert window.exports.copy_figure()
     image = QGuiApplication.clipboard().image()
     assert not image.isNull()
-    assert image.width() == window.export_width()
+    assert image.width() == window.exports.width()
     assert "copied to the clipboard" in window.statusBar().currentMessage()
 
 
@@ -224,7 +224,7 @@ def test_export_actions_wait_for_the_panels(qtbot: QtBot) -> None:
     w = MainWindow(session=Session("sine"))
     qtbot.addWidget(w)
     assert not w.export_action.isEnabled() and not w.copy_action.isEnabled()
-    assert not w.copy_figure()
+    assert not w.exports.copy_figure()
     w.load_panels()
     assert w.export_action.isEnabled() and w.copy_action.isEnabled()
     assert w.export_action.shortcut().toString() == "Ctrl+E"
@@ -252,7 +252,7 @@ def test_npy_menu_action_writes_the_folder(
 ) -> None:
     _panel(window)
     target = tmp_path / "from_menu"
-    monkeypatch.setattr(window, "_ask_save_path", lambda *a: target)
+    monkeypatch.setattr(window.exports, "ask_save_path", lambda *a: target)
     window.export_npy_action.trigger()
     assert (target / "meta.json").is_file()
     assert any(f.suffix == ".npy" for f in target.iterdir())

@@ -11,7 +11,9 @@ from PySide6.QtWidgets import QSpinBox
 from pytestqt.qtbot import QtBot
 
 from posenc_gui import APP_NAME
-from posenc_gui.main_window import ABOUT_HTML, MainWindow, tab_shortcut
+from posenc_gui.controllers.help import ABOUT_HTML
+from posenc_gui.controllers.menus import tab_shortcut
+from posenc_gui.main_window import MainWindow
 from posenc_gui.qt import pyside_source_scan_off
 from posenc_gui.state.registry import TAB_IDS, all_models
 from posenc_gui.state.session import Session
@@ -166,10 +168,48 @@ def test_loading_page_is_painted_before_torch_loads(qtbot: QtBot) -> None:
     assert w.stack.currentWidget() is w.tabs
 
 
+@pytest.mark.usefixtures("restore_style")
+def test_a_closed_window_is_freed_without_the_garbage_collector(qapp: object) -> None:
+    """Nothing the window builds (controllers, menus, panels, the code and about windows, a
+    deck, an error box, a running animation) holds the window through a Qt connection or a
+    reference cycle: closed and dropped, it is gone at once, with the collector off."""
+    import gc
+    import weakref
+
+    from PySide6.QtWidgets import QApplication
+
+    from posenc_gui.state.deck import bundled_decks
+
+    warm = MainWindow(session=Session("sine"))
+    warm.load_panels()  # the first import of torch and pyqtgraph leaves garbage of its own
+    warm.close()
+    del warm
+    gc.collect()
+    gc.disable()
+    try:
+        w = MainWindow(session=Session("sine"))
+        w.show()
+        w.load_panels()
+        w.tabs.setCurrentIndex(TAB_IDS.index("rotation"))
+        w.show_code()
+        w.show_view_about()
+        w.messages.error("Refused", "A test failure.")
+        assert w.deck.open_path(bundled_decks()[0])
+        w.set_presentation(True)
+        w.animator.play()
+        QApplication.processEvents()
+        ref = weakref.ref(w)
+        w.close()
+        del w
+        assert ref() is None
+    finally:
+        gc.enable()
+
+
 # -- start-up: last session, --tab/--set on top, --fresh -------------------------------------------
 def test_start_restores_the_last_session_with_cli_overrides(qtbot: QtBot) -> None:
     from posenc_gui.app import build_window
-    from posenc_gui.main_window import last_session_path
+    from posenc_gui.controllers.sessions import last_session_path
     from posenc_gui.state import ParamError
     from posenc_gui.widgets import style as style_mod
 

@@ -13,15 +13,15 @@ import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
-from posenc_gui.main_window import (
-    FOLLOW_SYSTEM_KEY,
+from posenc_gui.controllers.presentation import FOLLOW_SYSTEM_KEY
+from posenc_gui.controllers.sessions import (
     MAX_RECENT,
-    MainWindow,
     last_session_path,
     load_last_session,
     read_recent,
     write_recent,
 )
+from posenc_gui.main_window import MainWindow
 from posenc_gui.state import ParamError, ParamState
 from posenc_gui.state.registry import TAB_IDS
 from posenc_gui.state.session import SCHEMA_VERSION, Session
@@ -84,7 +84,7 @@ def test_round_trip_every_tab_exactly_back(qtbot: QtBot, tmp_path: Path) -> None
     w.colormap_actions["dark-centred"].trigger()
     saved = _everything(w)
     path = tmp_path / "lecture.json"
-    assert w.save_session(path)
+    assert w.sessions.save(path)
     assert "Saved session" in w.statusBar().currentMessage()
 
     # change everything
@@ -97,7 +97,7 @@ def test_round_trip_every_tab_exactly_back(qtbot: QtBot, tmp_path: Path) -> None
     w.session.state("sine").set("dim", 16)
     assert _everything(w) != saved
 
-    assert w.open_session(path)
+    assert w.sessions.open(path)
     assert _everything(w) == saved
     # updated in place: the panel still mirrors the window's state object
     for t in TAB_IDS:
@@ -109,7 +109,7 @@ def test_round_trip_every_tab_exactly_back(qtbot: QtBot, tmp_path: Path) -> None
     assert w.theme_actions["dark"].isChecked()
     assert w.colormap_actions["dark-centred"].isChecked()
     assert style_mod.hub().style.colormaps == "dark-centred"
-    assert str(path.resolve()) == w.recent_sessions()[0]
+    assert str(path.resolve()) == w.sessions.recent()[0]
 
 
 def test_open_switches_tab_and_builds_it(qtbot: QtBot, tmp_path: Path) -> None:
@@ -118,7 +118,7 @@ def test_open_switches_tab_and_builds_it(qtbot: QtBot, tmp_path: Path) -> None:
     path = tmp_path / "s.json"
     session.save(path)
     w = _window(qtbot)
-    assert w.open_session(path)
+    assert w.sessions.open(path)
     assert w.current_tab_id() == "rotation"
     assert "rotation" in w.panels
     assert w.session.state("sine").get("amplitude") == 0.5
@@ -163,19 +163,19 @@ def test_bad_files_are_refused_and_change_nothing(
     before = _everything(w)
     path = tmp_path / f"{name}.json"
     path.write_bytes(content)
-    assert not w.open_session(path)
+    assert not w.sessions.open(path)
     assert _everything(w) == before
     assert w.error_box is not None
     assert reason in w.error_box.text() and "Nothing was changed" in w.error_box.informativeText()
     assert reason in w.statusBar().currentMessage()
-    assert w.recent_sessions() == []
+    assert w.sessions.recent() == []
     w.error_box.close()
 
 
 def test_missing_file_is_refused(qtbot: QtBot, tmp_path: Path) -> None:
     w = _window(qtbot)
     before = _everything(w)
-    assert not w.open_session(tmp_path / "nowhere.json")
+    assert not w.sessions.open(tmp_path / "nowhere.json")
     assert _everything(w) == before
     assert w.error_box is not None and "nowhere.json" in w.error_box.text()
     w.error_box.close()
@@ -183,7 +183,7 @@ def test_missing_file_is_refused(qtbot: QtBot, tmp_path: Path) -> None:
 
 def test_save_failure_is_reported(qtbot: QtBot, tmp_path: Path) -> None:
     w = _window(qtbot)
-    assert not w.save_session(tmp_path / "no" / "such" / "dir.json")
+    assert not w.sessions.save(tmp_path / "no" / "such" / "dir.json")
     assert w.error_box is not None and "Could not save" in w.error_box.text()
     assert not (tmp_path / "no").exists()
     w.error_box.close()
@@ -193,8 +193,8 @@ def test_recent_sessions_newest_first_capped_and_pruned(qtbot: QtBot, tmp_path: 
     w = _window(qtbot)
     paths = [tmp_path / f"s{k}.json" for k in range(MAX_RECENT + 2)]
     for p in paths:
-        assert w.save_session(p)
-    recent = w.recent_sessions()
+        assert w.sessions.save(p)
+    recent = w.sessions.recent()
     assert recent == [str(p.resolve()) for p in reversed(paths)][:MAX_RECENT]
     assert QSettings().value("recent_sessions", type=list) == recent
     entries = [a for a in w.recent_menu.actions() if a.objectName().startswith("recent_")]
@@ -203,22 +203,22 @@ def test_recent_sessions_newest_first_capped_and_pruned(qtbot: QtBot, tmp_path: 
     paths[-1].unlink()
     paths[-2].unlink()
     w.recent_menu.aboutToShow.emit()  # what opening the menu does
-    assert w.recent_sessions() == recent[2:]
+    assert w.sessions.recent() == recent[2:]
     message = w.statusBar().currentMessage()
     assert "Removed from Open recent" in message and paths[-1].name in message
 
     # opening an entry that vanished meanwhile: removed, with a message
     paths[-3].unlink()
-    assert not w.open_recent(str(paths[-3].resolve()))
-    assert str(paths[-3].resolve()) not in w.recent_sessions()
+    assert not w.sessions.open_recent(str(paths[-3].resolve()))
+    assert str(paths[-3].resolve()) not in w.sessions.recent()
     assert w.error_box is not None and "no longer exists" in w.error_box.text()
     w.error_box.close()
 
     # re-opening moves an entry to the top
-    assert w.open_recent(str(paths[-5].resolve()))
-    assert w.recent_sessions()[0] == str(paths[-5].resolve())
-    w.clear_recent()
-    assert w.recent_sessions() == []
+    assert w.sessions.open_recent(str(paths[-5].resolve()))
+    assert w.sessions.recent()[0] == str(paths[-5].resolve())
+    w.sessions.clear_recent()
+    assert w.sessions.recent() == []
     assert not w.recent_menu.findChild(object, "clear_recent").isEnabled()
 
 
@@ -275,7 +275,7 @@ def test_open_during_presentation_keeps_presenting(qtbot: QtBot, tmp_path: Path)
     session.save(path)
     w = _window(qtbot)
     w.set_presentation(True)
-    assert w.open_session(path)
+    assert w.sessions.open(path)
     assert w.presenting() and style_mod.hub().style.scale == pytest.approx(1.6)
     w.set_presentation(False)
     assert style_mod.hub().style.scale == pytest.approx(1.3)

@@ -110,7 +110,7 @@ class CodeWindow(QDialog):
             self.editors[key] = edit
         self.versions.setTabToolTip(0, "Uses this project's maths library (pip install this app)")
         self.versions.setTabToolTip(1, "Needs only PyTorch: paste it anywhere")
-        self.versions.currentChanged.connect(lambda _: self._sync_status())
+        self.versions.currentChanged.connect(self._on_version_changed)
 
         self.copy_button = QPushButton("&Copy", self)
         self.copy_button.setObjectName("copy_code_button")
@@ -258,6 +258,9 @@ class CodeWindow(QDialog):
             self.save_to(path)
         except OSError as err:
             self.status.setText(f"Not saved: {err.strerror or err}")
+
+    def _on_version_changed(self, _index: int) -> None:
+        self._sync_status()
 
     def _sync_status(self) -> None:
         self.status.setText("")

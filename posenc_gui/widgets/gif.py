@@ -206,6 +206,23 @@ def nearest(colours: np.ndarray, palette: np.ndarray, chunk: int = 4096) -> np.n
     return out
 
 
+def _packed(out: bytearray, acc: int, nacc: int) -> bytes:
+    """``out`` with the ``nacc`` bits left in ``acc`` appended (the last byte zero-padded)."""
+    while nacc > 0:
+        out.append(acc & 255)
+        acc >>= 8
+        nacc -= 8
+    return bytes(out)
+
+
+def _after_last_code(next_code: int, size: int) -> int:
+    """The code width after the last data code: the decoder adds a table entry for it (when
+    the table is not full) and may widen before it reads the end code."""
+    if next_code < 4096 and next_code + 1 > (1 << size) and size < 12:
+        return size + 1
+    return size
+
+
 def lzw_encode(data: bytes, min_code_size: int) -> bytes:
     """GIF's variable-width LZW of ``data`` (palette indices below ``2**min_code_size``).
 
@@ -214,26 +231,18 @@ def lzw_encode(data: bytes, min_code_size: int) -> bytes:
     """
     clear = 1 << min_code_size
     end = clear + 1
-    out = bytearray()
-    acc = 0  # bit accumulator
-    nacc = 0
     size = min_code_size + 1
-    acc |= clear << nacc
-    nacc += size
     if not data:
-        acc |= end << nacc
-        nacc += size
-        while nacc > 0:
-            out.append(acc & 255)
-            acc >>= 8
-            nacc -= 8
-        return bytes(out)
+        return _packed(bytearray(), clear | (end << size), 2 * size)
+    out = bytearray()
+    acc = clear  # bit accumulator, holding the clear code
+    nacc = size
     table: dict[int, int] = {}
     next_code = end + 1
     limit = 1 << size
     get = table.get
     w = data[0]
-    for c in data[1:]:
+    for c in data[1:]:  # (the hot loop: kept inline, no calls but dict look-ups)
         key = (w << 8) | c
         code = get(key)
         if code is not None:
@@ -259,17 +268,9 @@ def lzw_encode(data: bytes, min_code_size: int) -> bytes:
             size = min_code_size + 1
             limit = 1 << size
         w = c
-    for code in (w, end):
-        acc |= code << nacc
-        nacc += size
-        # (after the last data code the decoder may widen before reading the end code)
-        if code == w and next_code < 4096:
-            next_code += 1
-            if next_code > limit and size < 12:
-                size += 1
-                limit <<= 1
-    while nacc > 0:
-        out.append(acc & 255)
-        acc >>= 8
-        nacc -= 8
-    return bytes(out)
+    acc |= w << nacc
+    nacc += size
+    size = _after_last_code(next_code, size)
+    acc |= end << nacc
+    nacc += size
+    return _packed(out, acc, nacc)

@@ -1,11 +1,12 @@
 """Lesson decks in the main window: the File menu entries, the step keys, the banner, the status.
 
-A :class:`DeckController` belongs to one :class:`~posenc_gui.main_window.MainWindow`. It owns
-the open :class:`~posenc_gui.state.deck.Deck` (or none) and the current step.
+A :class:`DeckController` belongs to one window (its parent) and works on the window's
+:class:`~posenc_gui.controllers.common.WindowParts`. It owns the open
+:class:`~posenc_gui.state.deck.Deck` (or none) and the current step.
 
 - **Open** (File ▸ Open deck…, File ▸ Open bundled deck ▸, ``posenc-gui --deck FILE``): the
   whole file is validated first (:meth:`Deck.load`); a file that cannot be used is refused with
-  the window's error dialog and nothing changes (the deck that was open stays open).
+  the window's error box and nothing changes (the deck that was open stays open).
 - **Show a step**: the step's tab gets the tab's defaults with the step's parameters on top, in
   one validated, atomic :meth:`ParamState.update`; then that tab is shown, a heatmap-like panel
   with a ``reset_view`` shows its figure whole, the caption goes to the banner above the tabs and
@@ -26,7 +27,6 @@ the open :class:`~posenc_gui.state.deck.Deck` (or none) and the current step.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QKeyEvent
@@ -43,17 +43,17 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPlainTextEdit,
+    QStatusBar,
     QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
+from posenc_gui.controllers.common import WindowParts, add_action, reason, start_dir
 from posenc_gui.state.deck import UNTITLED, Deck, DeckError, Step, bundled_decks, read_title
 from posenc_gui.state.params import ParamError
 from posenc_gui.state.registry import TAB_IDS
-
-if TYPE_CHECKING:
-    from posenc_gui.main_window import MainWindow
+from posenc_gui.widgets.animation import Animator
 
 DECK_FILTER = "PosEnc Explorer decks (*.json);;All files (*)"
 LAST_DECK_DIR_KEY = "last_deck_dir"
@@ -71,20 +71,17 @@ _STEP_KEYS = {Qt.Key.Key_Right: +1, Qt.Key.Key_Left: -1}
 _PLAIN = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
 
 
-def _reason(err: BaseException) -> str:
-    if isinstance(err, OSError) and err.strerror:
-        return err.strerror
-    return str(err)
-
-
 class DeckController(QObject):
     """The open deck of one window, its step, and everything that shows or changes them."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, parts: WindowParts, animator: Animator, status_bar: QStatusBar) -> None:
+        window = parts.dialog_parent()
         super().__init__(window)
         from posenc_gui.widgets.deck import DeckBanner
 
-        self.window = window
+        self._parts = parts
+        self._messages = parts.messages
+        self._animator = animator
         self.deck: Deck | None = None
         #: Index of the current step (0-based); meaningful only while a deck is open.
         self.index = 0
@@ -97,12 +94,12 @@ class DeckController(QObject):
         self.status_label = QLabel(window)
         self.status_label.setObjectName("deck_status")
         self.status_label.hide()
-        window.statusBar().addPermanentWidget(self.status_label)
-        window.tabs.currentChanged.connect(self._sync_banner)
+        status_bar.addPermanentWidget(self.status_label)
+        parts.tabs.currentChanged.connect(self._sync_banner)
 
     def wrap(self, central: QWidget) -> QWidget:
         """``central`` with the banner above it (the window's central widget)."""
-        box = QWidget(self.window)
+        box = QWidget(self._parts.dialog_parent())
         box.setObjectName("deck_frame")
         column = QVBoxLayout(box)
         column.setContentsMargins(0, 0, 0, 0)
@@ -114,9 +111,8 @@ class DeckController(QObject):
     # -- menu -----------------------------------------------------------------------------------
     def build_menu(self, menu: QMenu) -> None:
         """The deck entries of the File menu, and the step actions (keys Page Down / Page Up)."""
-        w = self.window
-        self.open_action = w._action(
-            menu, "Open dec&k…", "open_deck_action", None, lambda: self.open_dialog(),
+        self.open_action = add_action(
+            self, menu, "Open dec&k…", "open_deck_action", None, self.open_dialog,
             tip="Open a lesson deck: steps of tabs, parameters and captions",
         )  # fmt: skip
         self.bundled_menu = menu.addMenu("Open &bundled deck")
@@ -127,33 +123,39 @@ class DeckController(QObject):
             a = QAction(f"&{k + 1} {title}", self.bundled_menu)
             a.setObjectName(f"bundled_deck_{path.stem}")
             a.setStatusTip(f"The figures of “{title}”, in order")
-            a.triggered.connect(lambda _=False, p=path: self.open_bundled(p))
+            a.setData(str(path))
             self.bundled_menu.addAction(a)
             self.bundled_actions.append(a)
+        self.bundled_menu.triggered.connect(self._on_bundled_action)
         if not self.bundled_actions:
             self.bundled_menu.addAction("No bundled decks").setEnabled(False)
-        self.save_action = w._action(
-            menu, "Sa&ve deck…", "save_deck_action", None, lambda: self.save_dialog(),
+        self.save_action = add_action(
+            self, menu, "Sa&ve deck…", "save_deck_action", None, self.save_dialog,
             tip="Save the open deck (its steps and captions) to a file",
         )  # fmt: skip
-        self.add_action = w._action(
-            menu, "&Add current view as step…", "add_step_action", ["Ctrl+Shift+A"],
-            lambda: self.add_step_dialog(),
+        self.add_action = add_action(
+            self, menu, "&Add current view as step…", "add_step_action", ["Ctrl+Shift+A"],
+            self.add_step_dialog,
             tip="Insert the current tab and its parameters after the current step",
         )  # fmt: skip
-        self.next_action = w._action(
-            menu, "&Next step", "next_step_action", ["PgDown"], lambda: self.step(+1),
+        self.next_action = add_action(
+            self, menu, "&Next step", "next_step_action", ["PgDown"], self.step_forward,
             tip="Show the next step of the deck (also →, and a presenter's clicker)",
         )  # fmt: skip
-        self.previous_action = w._action(
-            menu, "&Previous step", "previous_step_action", ["PgUp"], lambda: self.step(-1),
+        self.previous_action = add_action(
+            self, menu, "&Previous step", "previous_step_action", ["PgUp"], self.step_back,
             tip="Show the previous step of the deck (also ←)",
         )  # fmt: skip
-        self.close_action = w._action(
-            menu, "C&lose deck", "close_deck_action", None, lambda: self.close_dialog(),
+        self.close_action = add_action(
+            self, menu, "C&lose deck", "close_deck_action", None, self.close_dialog,
             tip="Close the deck (the tabs keep their parameters)",
         )  # fmt: skip
         self._sync()
+
+    def _on_bundled_action(self, action: QAction) -> None:
+        path = action.data()
+        if isinstance(path, str) and path:
+            self.open_bundled(Path(path))
 
     # -- opening --------------------------------------------------------------------------------
     def open_path(self, path: str | Path, step: int = 1) -> bool:
@@ -163,9 +165,9 @@ class DeckController(QObject):
             deck = Deck.load(target)
             self._check_step(deck, step)
         except (DeckError, OSError) as err:
-            self.window._error(
+            self._messages.error(
                 "Deck not opened",
-                f"“{target.name}” was not opened: {_reason(err)}.",
+                f"“{target.name}” was not opened: {reason(err)}.",
                 "Nothing was changed.",
             )
             return False
@@ -177,7 +179,7 @@ class DeckController(QObject):
         try:
             self._check_step(deck, step)
         except DeckError as err:
-            self.window._error("Deck not opened", f"The deck was not opened: {err}.",
+            self._messages.error("Deck not opened", f"The deck was not opened: {err}.",
                                "Nothing was changed.")  # fmt: skip
             return False
         old = (self.deck, self.index, self.path, self.modified)
@@ -187,16 +189,17 @@ class DeckController(QObject):
             self._sync()
             return False
         self._set_filter(True)
-        self.window.tabs.setFocus()  # arrows step from here (the tab bar does not keep them)
-        self.window.show_message(f"Opened deck “{deck.title}” ({len(deck)} steps)")
+        self._parts.tabs.setFocus()  # arrows step from here (the tab bar does not keep them)
+        self._messages.show(f"Opened deck “{deck.title}” ({len(deck)} steps)")
         return True
 
     def open_dialog(self) -> None:
         """File ▸ Open deck…"""
         if not self._discard_ok():
             return
-        path, _ = QFileDialog.getOpenFileName(self.window, "Open deck", self._start_dir(),
-                                              DECK_FILTER)  # fmt: skip
+        path, _ = QFileDialog.getOpenFileName(
+            self._parts.dialog_parent(), "Open deck", self._start_dir(), DECK_FILTER
+        )
         if path:
             QSettings().setValue(LAST_DECK_DIR_KEY, str(Path(path).parent))
             self.open_path(path)
@@ -218,9 +221,17 @@ class DeckController(QObject):
         self.deck, self.path, self.modified, self.index = None, None, False, 0
         self._set_filter(False)
         self._sync()
-        self.window.show_message(f"Closed deck “{title}”")
+        self._messages.show(f"Closed deck “{title}”")
 
     # -- stepping -------------------------------------------------------------------------------
+    def step_forward(self) -> bool:
+        """File ▸ Next step (Page Down)."""
+        return self.step(+1)
+
+    def step_back(self) -> bool:
+        """File ▸ Previous step (Page Up)."""
+        return self.step(-1)
+
     def current_step(self) -> Step | None:
         """The step on screen (``None`` without a deck)."""
         return self.deck.steps[self.index] if self.deck is not None else None
@@ -232,7 +243,7 @@ class DeckController(QObject):
         target = self.index + delta
         if not 0 <= target < len(self.deck):
             end = "last" if delta > 0 else "first"
-            self.window.show_message(f"This is the {end} step of the deck ({self._where()})")
+            self._messages.show(f"This is the {end} step of the deck ({self._where()})")
             return False
         return self.go_to(target)
 
@@ -241,20 +252,17 @@ class DeckController(QObject):
         if self.deck is None or not 0 <= index < len(self.deck):
             return False
         step = self.deck.steps[index]
-        w = self.window
-        animator = getattr(w, "animator", None)
-        if animator is not None:
-            animator.pause()  # a step shows its own figure, still: play again with Space
+        self._animator.pause()  # a step shows its own figure, still: play again with Space
         try:
             values = step.values()
-            w.session.state(step.tab).update(values)
+            self._parts.session.state(step.tab).update(values)
         except ParamError as err:  # the deck was validated: only a changed tab gets here
-            w._error("Step not shown", f"Step {index + 1} cannot be shown: {err}.",
+            self._messages.error("Step not shown", f"Step {index + 1} cannot be shown: {err}.",
                      "Nothing was changed.")  # fmt: skip
             return False
         self.index = index
-        w.tabs.setCurrentIndex(TAB_IDS.index(step.tab))
-        panel = w.panels.get(step.tab)
+        self._parts.tabs.setCurrentIndex(TAB_IDS.index(step.tab))
+        panel = self._parts.panels.get(step.tab)
         reset_view = getattr(panel, "reset_view", None)
         if callable(reset_view):
             reset_view()
@@ -264,9 +272,8 @@ class DeckController(QObject):
     # -- editing and saving ---------------------------------------------------------------------
     def add_current_step(self, caption: str = "") -> Step:
         """Insert the current view after the current step (a new deck when none is open)."""
-        w = self.window
-        tab = w.current_tab_id()
-        step = Step.from_values(tab, w.session.state(tab).values(), caption)
+        tab = self._parts.current_tab_id()
+        step = Step.from_values(tab, self._parts.session.state(tab).values(), caption)
         if self.deck is None:
             self.deck, self.path, self.index = Deck(UNTITLED, (step,)), None, 0
             self._set_filter(True)
@@ -275,20 +282,20 @@ class DeckController(QObject):
             self.index += 1
         self.modified = True
         self._sync()
-        w.show_message(f"Added step {self._where()}")
+        self._messages.show(f"Added step {self._where()}")
         return step
 
     def add_step_dialog(self) -> None:
         """File ▸ Add current view as step…: asks for a caption (may stay empty)."""
         text, ok = QInputDialog.getText(
-            self.window, "Add current view as step",
+            self._parts.dialog_parent(), "Add current view as step",
             "Caption shown above the tab (may be empty):",
         )  # fmt: skip
         if ok:
             try:
                 self.add_current_step(text)
             except DeckError as err:
-                self.window._error("Step not added", f"The step was not added: {err}.")
+                self._messages.error("Step not added", f"The step was not added: {err}.")
 
     def save(self, path: str | Path, *, overwrite: bool = False) -> bool:
         """Write the deck to ``path`` atomically (an existing file only with ``overwrite``)."""
@@ -296,7 +303,7 @@ class DeckController(QObject):
 
         target = Path(path)
         if self.deck is None:
-            self.window._error("Deck not saved", "No deck is open: add a step first.")
+            self._messages.error("Deck not saved", "No deck is open: add a step first.")
             return False
         deck = self.deck
         if deck.title == UNTITLED and target.stem:
@@ -309,22 +316,22 @@ class DeckController(QObject):
         try:
             export.atomic_write(target, write, overwrite=overwrite)
         except (OSError, DeckError) as err:
-            self.window._error("Deck not saved", f"Could not save the deck to {target}.",
-                               _reason(err))  # fmt: skip
+            self._messages.error("Deck not saved", f"Could not save the deck to {target}.",
+                               reason(err))  # fmt: skip
             return False
         self.deck, self.path, self.modified = deck, target, False
         self._sync()
-        self.window.show_message(f"Saved deck to {target}")
+        self._messages.show(f"Saved deck to {target}")
         return True
 
     def save_dialog(self) -> None:
         """File ▸ Save deck… (the dialog asks before replacing a file)."""
         if self.deck is None:
-            self.window._error("Deck not saved", "No deck is open: add a step first.")
+            self._messages.error("Deck not saved", "No deck is open: add a step first.")
             return
         name = self.path.name if self.path is not None else "lesson-deck.json"
-        dialog = QFileDialog(self.window, "Save deck", str(Path(self._start_dir()) / name),
-                             DECK_FILTER)  # fmt: skip
+        start = str(Path(self._start_dir()) / name)
+        dialog = QFileDialog(self._parts.dialog_parent(), "Save deck", start, DECK_FILTER)
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setFileMode(QFileDialog.FileMode.AnyFile)
         dialog.setDefaultSuffix("json")
@@ -339,7 +346,7 @@ class DeckController(QObject):
         if self.deck is None or not self.modified:
             return True
         answer = QMessageBox.question(
-            self.window, "Unsaved steps",
+            self._parts.dialog_parent(), "Unsaved steps",
             f"“{self.deck.title}” has steps that are not saved. Discard them?",
             QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Cancel,
@@ -355,12 +362,16 @@ class DeckController(QObject):
         delta = _STEP_KEYS.get(Qt.Key(event.key()))
         if delta is None or event.modifiers() not in _PLAIN:
             return False
-        if not isinstance(watched, QWidget) or watched.window() is not self.window:
+        if not isinstance(watched, QWidget) or watched.window() is not self.parent():
             return False
         if isinstance(QApplication.focusWidget(), ARROW_CONSUMERS):
             return False
         self.step(delta)
         return True
+
+    def watch_keys(self, on: bool) -> None:
+        """Watch the application's keys while a deck is open (off: the window is closed)."""
+        self._set_filter(on and self.deck is not None)
 
     def _set_filter(self, on: bool) -> None:
         app = QApplication.instance()
@@ -396,12 +407,12 @@ class DeckController(QObject):
     def _sync_banner(self, *_: object) -> None:
         """The caption shows while its step's tab is on screen."""
         step = self.current_step()
-        on_tab = step is not None and self.window.current_tab_id() == step.tab
+        on_tab = step is not None and self._parts.current_tab_id() == step.tab
         self.banner.show_caption(step.caption if step is not None and on_tab else "")
 
     def _start_dir(self) -> str:
         saved = str(QSettings().value(LAST_DECK_DIR_KEY, "", type=str))
-        return saved if saved and Path(saved).is_dir() else self.window._start_dir()
+        return saved if saved and Path(saved).is_dir() else start_dir()
 
     def _check_step(self, deck: Deck, step: int) -> None:
         if isinstance(step, bool) or not isinstance(step, int) or not 1 <= step <= len(deck):

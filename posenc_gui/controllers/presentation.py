@@ -1,0 +1,333 @@
+"""How the window looks: zoom, theme, colour maps, controls, presentation mode and full screen.
+
+- **Zoom** (Ctrl++ / Ctrl+- / Ctrl+0) changes the scale of plots, formulas and the application
+  font in steps of :data:`ZOOM_STEP`; steps pass through 100 % exactly.
+- **Theme**: System (follows the platform's colour scheme, light when it has none), Light, Dark;
+  following the system is a setting of the machine (QSettings), the theme one of the session.
+- **Presentation** (F5): everything at :data:`PRESENTATION_SCALE`, the controls column hidden;
+  Esc leaves it (and full screen, F11), back to the scale and controls of before.
+
+The look lives in the application's style hub and in the session (theme, scale, colour maps);
+this controller keeps both and the View menu's check marks in step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, cast
+
+from PySide6.QtCore import QObject, QSettings, Qt
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QMenu, QWidget
+
+from posenc_gui.controllers.common import Messages, add_action
+from posenc_gui.state.session import Session
+from posenc_gui.widgets import style as style_mod
+
+if TYPE_CHECKING:
+    from posenc_gui.panels.base import Panel
+
+#: Scale of presentation mode (F5).
+PRESENTATION_SCALE = 1.6
+#: One zoom step (Ctrl++ / Ctrl+-) multiplies or divides the scale by this.
+ZOOM_STEP = 1.15
+#: QSettings key: follow the platform's colour scheme.
+FOLLOW_SYSTEM_KEY = "follow_system_theme"
+ThemeMode = str  # "system", "light" or "dark"
+THEME_MODES = ("system", "light", "dark")
+
+
+def system_theme() -> str:
+    """The platform's colour scheme as ``"light"``/``"dark"`` (light when it is unknown)."""
+    hints = QGuiApplication.styleHints()
+    scheme = getattr(hints, "colorScheme", None)  # Qt 6.5+
+    if scheme is not None and scheme() == Qt.ColorScheme.Dark:
+        return "dark"
+    return "light"
+
+
+class PresentationController(QObject):
+    """Zoom, theme, colour maps, controls visibility, presentation mode and full screen of the
+    window that is its parent."""
+
+    def __init__(
+        self,
+        session: Session,
+        panels: Mapping[str, Panel],
+        messages: Messages,
+        parent: QWidget,
+    ) -> None:
+        super().__init__(parent)
+        self._session = session
+        self._panels = panels
+        self._messages = messages
+        self._was_maximized = False
+        #: While presenting: the scale and controls visibility to go back to.
+        self._presentation: tuple[float, bool] | None = None
+        self._follow_system = bool(QSettings().value(FOLLOW_SYSTEM_KEY, False, type=bool))
+        self.theme_actions: dict[str, QAction] = {}
+        self.colormap_actions: dict[str, QAction] = {}
+        hints = QGuiApplication.styleHints()
+        if hasattr(hints, "colorSchemeChanged"):
+            # (PySide drops the connection when this controller is destroyed)
+            hints.colorSchemeChanged.connect(self._on_system_scheme_changed)
+
+    def _window(self) -> QWidget:
+        return cast(QWidget, self.parent())
+
+    def start(self) -> None:
+        """Apply the session's look (or the platform's theme when following it)."""
+        s = self._session
+        theme = system_theme() if self._follow_system else s.theme
+        self.set_style(theme=theme, scale=s.scale, colormaps=s.colormaps)
+        self._sync_theme_actions()
+
+    # -- menus ----------------------------------------------------------------------------------
+    def build_controls_action(self, menu: QMenu) -> QAction:
+        """View ▸ Show controls (checked: the panels show their controls column)."""
+        self.controls_action = add_action(
+            self, menu, "Show &controls", "controls_action", ["Ctrl+Shift+H"],
+            self.set_controls_visible, checkable=True,
+        )  # fmt: skip
+        self.controls_action.setChecked(True)
+        return self.controls_action
+
+    def build_menu(self, view_menu: QMenu) -> None:
+        """Zoom, Theme ▸, Colour maps ▸, then Presentation, Full screen and Leave."""
+        self.zoom_in_action = add_action(
+            self, view_menu, "Zoom &in", "zoom_in_action", ["Ctrl++", "Ctrl+="], self.zoom_in,
+            tip="Larger plots, text and controls",
+        )  # fmt: skip
+        self.zoom_out_action = add_action(
+            self, view_menu, "Zoom &out", "zoom_out_action", ["Ctrl+-"], self.zoom_out,
+            tip="Smaller plots, text and controls",
+        )  # fmt: skip
+        self.zoom_reset_action = add_action(
+            self, view_menu, "Reset &zoom", "zoom_reset_action", ["Ctrl+0"], self.zoom_reset,
+            tip="Everything at its normal size",
+        )  # fmt: skip
+        self._build_theme_menu(view_menu.addMenu("&Theme"))
+        self._build_colormap_menu(view_menu.addMenu("Colour &maps"))
+        view_menu.addSeparator()
+        self.presentation_action = add_action(
+            self, view_menu, "&Presentation", "presentation_action", ["F5"],
+            self.set_presentation, checkable=True,
+            tip="Everything larger, controls hidden (Esc leaves)",
+        )  # fmt: skip
+        self.full_screen_action = add_action(
+            self, view_menu, "&Full screen", "full_screen_action", ["F11"],
+            self.set_full_screen, checkable=True,
+        )  # fmt: skip
+        # No platform binding for FullScreen on a bare X server: F11 explicitly.
+        platform = QKeySequence.keyBindings(QKeySequence.StandardKey.FullScreen)
+        self.full_screen_action.setShortcuts(
+            [QKeySequence("F11"), *(k for k in platform if k.toString() != "F11")]
+        )
+        self.leave_action = add_action(
+            self, view_menu, "&Leave presentation and full screen", "leave_action", ["Esc"],
+            self.leave_presentation,
+        )  # fmt: skip
+        self.leave_action.setEnabled(False)
+
+    def _build_theme_menu(self, menu: QMenu) -> None:
+        menu.setObjectName("theme_menu")
+        self.theme_group = QActionGroup(self)
+        self.theme_group.setExclusive(True)
+        for mode, text in (("system", "&System"), ("light", "&Light"), ("dark", "&Dark")):
+            a = QAction(text, self)
+            a.setObjectName(f"theme_{mode}_action")
+            a.setCheckable(True)
+            a.setData(mode)
+            self.theme_group.addAction(a)
+            menu.addAction(a)
+            self.theme_actions[mode] = a
+        self.theme_group.triggered.connect(self._on_theme_action)
+        self.theme_actions["system"].setStatusTip(
+            "Follow the system's light or dark setting (light when the system has none)"
+        )
+        menu.addSeparator()
+        self.toggle_theme_action = add_action(
+            self, menu, "S&witch light/dark", "toggle_theme_action", ["Ctrl+Shift+T"],
+            self.toggle_theme,
+        )  # fmt: skip
+
+    def _build_colormap_menu(self, menu: QMenu) -> None:
+        menu.setObjectName("colormaps_menu")
+        self.colormap_group = QActionGroup(self)
+        self.colormap_group.setExclusive(True)
+        for key, (label, maps) in style_mod.COLORMAP_SETS.items():
+            a = QAction(label, self)
+            a.setObjectName(f"colormaps_{key}_action")
+            a.setCheckable(True)
+            a.setData(key)
+            a.setStatusTip("Heatmaps: " + ", ".join(f"{m} ({k})" for k, m in maps.items()))
+            self.colormap_group.addAction(a)
+            menu.addAction(a)
+            self.colormap_actions[key] = a
+        self.colormap_group.triggered.connect(self._on_colormap_action)
+        self.colormap_actions[style_mod.hub().style.colormaps].setChecked(True)
+
+    def _on_theme_action(self, action: QAction) -> None:
+        self.set_theme_mode(str(action.data()))
+
+    def _on_colormap_action(self, action: QAction) -> None:
+        self.set_style(colormaps=str(action.data()))
+
+    # -- style ----------------------------------------------------------------------------------
+    def set_style(
+        self, *, theme: str | None = None, scale: float | None = None, colormaps: str | None = None
+    ) -> None:
+        """Change the application's theme, scale and/or colour-map set (kept in the session)."""
+        hub = style_mod.hub()
+        new = hub.style.replace(
+            theme=theme if theme is not None else hub.style.theme,
+            scale=scale if scale is not None else hub.style.scale,
+            colormaps=colormaps if colormaps is not None else hub.style.colormaps,
+        )
+        self._session.theme, self._session.scale = new.theme, new.scale
+        self._session.colormaps = new.colormaps
+        hub.set_style(new)
+        if self.colormap_actions:
+            self.colormap_actions[new.colormaps].setChecked(True)
+
+    def apply_look(self, theme: str, scale: float, colormaps: str) -> None:
+        """A session's look: its theme (no longer following the system), colour maps and scale;
+        while presenting, ``scale`` is where leaving presentation mode goes."""
+        self._follow_system = False
+        QSettings().setValue(FOLLOW_SYSTEM_KEY, False)
+        if self._presentation is not None:
+            self._presentation = (scale, self._presentation[1])
+            self.set_style(theme=theme, colormaps=colormaps)
+        else:
+            self.set_style(theme=theme, scale=scale, colormaps=colormaps)
+        self._sync_theme_actions()
+
+    def saved_scale(self) -> float:
+        """The scale a session keeps: the one from before presentation mode while presenting."""
+        if self._presentation is not None:
+            return self._presentation[0]
+        return style_mod.hub().style.scale
+
+    def zoom(self, direction: int) -> None:
+        """One step larger (``+1``), smaller (``-1``), or back to normal (``0``)."""
+        current = style_mod.hub().style.scale
+        if direction == 0:
+            new = 1.0
+        else:
+            new = current * ZOOM_STEP if direction > 0 else current / ZOOM_STEP
+            if abs(new - 1.0) < 0.03:  # steps pass through 100 % exactly
+                new = 1.0
+            new = round(min(max(new, style_mod.MIN_SCALE), style_mod.MAX_SCALE), 4)
+        if new == current and direction != 0:
+            limit = "largest" if direction > 0 else "smallest"
+            self._messages.show(f"Zoom is at its {limit} ({current:.0%})")
+            return
+        self.set_style(scale=new)
+        self._messages.flash(f"Zoom {new:.0%}", 2000)
+
+    def zoom_in(self) -> None:
+        """View ▸ Zoom in."""
+        self.zoom(+1)
+
+    def zoom_out(self) -> None:
+        """View ▸ Zoom out."""
+        self.zoom(-1)
+
+    def zoom_reset(self) -> None:
+        """View ▸ Reset zoom."""
+        self.zoom(0)
+
+    # -- theme ----------------------------------------------------------------------------------
+    def theme_mode(self) -> ThemeMode:
+        """``"system"``, ``"light"`` or ``"dark"``: what View ▸ Theme shows."""
+        return "system" if self._follow_system else self._session.theme
+
+    def set_theme_mode(self, mode: ThemeMode) -> None:
+        """Follow the system's colour scheme (``"system"``) or use ``"light"``/``"dark"``."""
+        if mode not in THEME_MODES:
+            raise ValueError(f"theme must be one of {', '.join(THEME_MODES)}, got {mode!r}")
+        self._follow_system = mode == "system"
+        QSettings().setValue(FOLLOW_SYSTEM_KEY, self._follow_system)
+        self.set_style(theme=system_theme() if self._follow_system else mode)
+        self._sync_theme_actions()
+
+    def toggle_theme(self) -> None:
+        """View ▸ Theme ▸ Switch light/dark."""
+        self.set_theme_mode("light" if self._session.theme == "dark" else "dark")
+
+    def _on_system_scheme_changed(self, *_: object) -> None:
+        if self._follow_system:
+            self.set_style(theme=system_theme())
+
+    def _sync_theme_actions(self) -> None:
+        if self.theme_actions:
+            self.theme_actions[self.theme_mode()].setChecked(True)
+
+    # -- controls, presentation, full screen ------------------------------------------------------
+    def controls_visible(self) -> bool:
+        """Whether the panels show their controls column (View ▸ Show controls)."""
+        return self.controls_action.isChecked()
+
+    def set_controls_visible(self, visible: bool) -> None:
+        """Show or hide the controls column of every panel."""
+        for panel in self._panels.values():
+            panel.set_controls_visible(visible)
+
+    def presenting(self) -> bool:
+        """Whether presentation mode is on."""
+        return self._presentation is not None
+
+    def set_presentation(self, on: bool) -> None:
+        """Presentation mode: scale :data:`PRESENTATION_SCALE`, controls hidden; off restores."""
+        if on and self._presentation is None:
+            self._presentation = (style_mod.hub().style.scale, self.controls_action.isChecked())
+            self.controls_action.setChecked(False)
+            self.set_style(scale=PRESENTATION_SCALE)
+            self._messages.flash("Presentation mode: Esc or F5 leaves it", 4000)
+        elif not on and self._presentation is not None:
+            scale, controls = self._presentation
+            self._presentation = None
+            self.set_style(scale=scale)
+            self.controls_action.setChecked(controls)
+        if self.presentation_action.isChecked() != on:
+            self.presentation_action.blockSignals(True)
+            self.presentation_action.setChecked(on)
+            self.presentation_action.blockSignals(False)
+        self._sync_leave()
+
+    def leave_presentation(self) -> None:
+        """Esc: leave presentation mode and full screen."""
+        self.set_presentation(False)
+        if self.full_screen_action.isChecked():
+            self.full_screen_action.setChecked(False)
+        self._sync_leave()
+
+    def set_full_screen(self, on: bool) -> None:
+        """View ▸ Full screen (off: back to maximised or normal, as before)."""
+        w = self._window()
+        if on == w.isFullScreen():
+            self._sync_leave()
+            return
+        if on:
+            self._was_maximized = w.isMaximized()
+            w.showFullScreen()
+        elif self._was_maximized:
+            w.showMaximized()
+        else:
+            w.showNormal()
+        self._sync_leave()
+
+    def window_state_changed(self) -> None:
+        """The window's state changed (full screen left by the window manager): keep the menu
+        honest."""
+        full = self._window().isFullScreen()
+        if self.full_screen_action.isChecked() != full and not full:
+            self.full_screen_action.blockSignals(True)
+            self.full_screen_action.setChecked(False)
+            self.full_screen_action.blockSignals(False)
+        self._sync_leave()
+
+    def _sync_leave(self) -> None:
+        self.leave_action.setEnabled(
+            self._presentation is not None or self.full_screen_action.isChecked()
+        )
