@@ -742,7 +742,7 @@ class HeatmapPanel(Panel):
         self.curve_plot.getAxis("left").setWidth(width)
         # the vector plot's dimension axis as wide as the heatmap's: a steady width (ticks
         # growing from "8" to "120" would re-lay the plot out and paint it twice), and the
-        # same drawing as the heatmap's axis beside it (shared, see _share_specs)
+        # same drawing as the heatmap's axis beside it (shared: AlignedAxes)
         self.vector_plot.getAxis("left").setWidth(width)
 
     def _button(self, parent: QWidget, name: str, text: str, tip: str) -> QPushButton:

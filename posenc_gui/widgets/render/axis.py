@@ -245,8 +245,10 @@ class HouseAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
         labels: TickLabels | None = None,
     ) -> None:
         """Whole-number ticks only (``whole``), shared with the ``aligned`` axes, labelled by
-        ``labels`` (None: pyqtgraph's numbers with a minus sign)."""
+        ``labels`` (None: pyqtgraph's numbers with a minus sign). Drawings kept with other
+        options are forgotten."""
         self._whole, self._aligned, self._labels = whole, aligned, labels
+        self._kept.clear()
         self.picture = None
         self.update()
 
