@@ -116,8 +116,9 @@ class AlibiPanel(Panel):
         )
         self.heat_plot.invertY(True)
         self.heat_image, self.heat_bar = styled.heatmap(
-            b, self.heat_plot, (-1.0, 0.0), "sequential", label="bias −m·(i − j)", widest="−0.25"
-        )
+            b, self.heat_plot, (-1.0, 0.0), "sequential", label="bias −m·(i − j)", widest="−0.25",
+            in_colour=True,
+        )  # fmt: skip
         styled.steady_axis(b, self.heat_plot.getAxis("left"), "500")
         # the masked cells (key after query, −∞) in the background colour, over the image: a
         # staircase polygon along the diagonal (stacked above the image, under the text)
@@ -169,7 +170,6 @@ class AlibiPanel(Panel):
 
         for plot in (self.heat_plot, self.bias_plot, self.att_plot, self.cmp_plot):
             styled.cache_texts(plot)
-            styled.render_in_colour(plot)
         #: Lines whose pixels are kept only while a step leaves them alone (see flush).
         self.kept_lines = (
             self.query_row, self.other_lines, self.head_line, self.plain_curve,

@@ -70,6 +70,7 @@ from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.heatmap import PRESETS, HeatmapModel, shown_count
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig, signed
+from posenc_gui.widgets.render import AlignedAxes
 from posenc_gui.widgets.style import Style, StyleBook
 from posenc_gui.widgets.styled import Dots
 from posenc_gui.widgets.text import LiveText, ReadoutTable, live, span
@@ -201,62 +202,6 @@ def _position_ticks(values: list[float], scale: float, spacing: float) -> list[s
     if spacing * scale >= 1:
         return [integer(round(v * scale)) for v in values]
     return [f"{v * scale:g}".replace("-", "−") for v in values]
-
-
-def _integer_ticks(axis: pg.AxisItem, memo: dict[Any, Any] | None = None) -> None:
-    """Only whole-number ticks on an axis of positions or dimension indices.
-
-    Axes that show the same range on the same length (the heatmap's and the curve plot's
-    position axes, the heatmap's and the vector plot's dimension axes) may share a ``memo``:
-    the second one then reuses the first one's tick levels (the last range only).
-    """
-    original = axis.tickValues
-
-    def tick_values(lo: float, hi: float, size: float) -> list[tuple[float, list[float]]]:
-        lo, hi = min(lo, hi), max(lo, hi)  # inverted axes pass (top, bottom)
-        key = (lo, hi, size)
-        if memo is not None and key in memo:
-            return [(spacing, list(values)) for spacing, values in memo[key]]
-        found = original(lo, hi, size)  # (linear: the house's styled.linear_tick_values)
-        levels = [
-            (spacing, [v for v in values if abs(v - round(v)) < 1e-6])
-            for spacing, values in found
-            if spacing >= 1
-        ]
-        levels = [(spacing, values) for spacing, values in levels if values]
-        if not levels:
-            levels = [(1.0, [float(v) for v in range(math.ceil(lo), math.floor(hi) + 1)])]
-        if memo is not None:
-            memo.clear()
-            memo[key] = [(spacing, list(values)) for spacing, values in levels]
-        return levels
-
-    axis.tickValues = tick_values
-
-
-def _share_specs(*axes: pg.AxisItem) -> None:
-    """Axes that draw the same thing (same range, size and style) compute it once.
-
-    The heatmap's and the curve plot's position axes are aligned pixel by pixel and linked:
-    a ``positions`` step regenerates both (~0.5 ms of Python each). The specs are in each
-    axis' own coordinates, which are equal for equal sizes; any difference in the key (range,
-    size, style, pens, scales) computes them anew. The axes must pick their ticks alike (the
-    same :func:`_integer_ticks`).
-    """
-    memo: dict[tuple[Any, ...], Any] = {}
-    for axis in axes:
-        original = axis.generateDrawSpecs
-
-        def specs(p: QPainter, axis: pg.AxisItem = axis, original: Any = original) -> Any:
-            key = styled.axis_key(axis)
-            if key is None:
-                return original(p)
-            if key not in memo:
-                memo.clear()
-                memo[key] = original(p)
-            return memo[key]
-
-        axis.generateDrawSpecs = specs
 
 
 def _layout(name: str) -> SinusoidalLayout:
@@ -494,12 +439,14 @@ class HeatmapPanel(Panel):
         )  # fmt: skip
         self.heat_plot.invertY(True)
         self.heat_plot.hideButtons()
-        self.heat_plot.getAxis("bottom").tickStrings = _position_ticks
-        #: Tick levels shared by the axes that show the same range on the same length.
-        self._position_ticks: dict[Any, Any] = {}
-        self._dimension_ticks: dict[Any, Any] = {}
-        _integer_ticks(self.heat_plot.getAxis("bottom"), self._position_ticks)
-        _integer_ticks(self.heat_plot.getAxis("left"), self._dimension_ticks)
+        #: Whole-number ticks and drawings shared by the axes that show the same range on the
+        #: same length (the heatmap's and the curve plot's positions, its and the vector's
+        #: dimensions).
+        self._position_ticks, self._dimension_ticks = AlignedAxes(), AlignedAxes()
+        self.heat_plot.getAxis("bottom").set_ticks(
+            whole=True, aligned=self._position_ticks, labels=_position_ticks
+        )
+        self.heat_plot.getAxis("left").set_ticks(whole=True, aligned=self._dimension_ticks)
         self.heat_vb: pg.ViewBox = self.heat_plot.getViewBox()
         self.heat_vb.disableAutoRange()
         self.image, self.colorbar = styled.heatmap(
@@ -531,8 +478,7 @@ class HeatmapPanel(Panel):
                 **{"font-size": st.css_pt("label"), "color": st.color("ink")},
             )
         )
-        _integer_ticks(self.vector_plot.getAxis("left"), self._dimension_ticks)
-        _share_specs(self.heat_plot.getAxis("left"), self.vector_plot.getAxis("left"))
+        self.vector_plot.getAxis("left").set_ticks(whole=True, aligned=self._dimension_ticks)
         self.vector_plot.invertY(True)
         self.vector_plot.hideButtons()
         self.vector_plot.setXRange(-1.15, 1.15, padding=0)
@@ -561,9 +507,9 @@ class HeatmapPanel(Panel):
         self.curve_guides = ViewGuides(
             b, self.curve_plot.getViewBox(), (-1.0, -0.5, 0.0, 0.5, 1.0), vertical=False
         )
-        self.curve_plot.getAxis("bottom").tickStrings = _position_ticks
-        _integer_ticks(self.curve_plot.getAxis("bottom"), self._position_ticks)
-        _share_specs(self.heat_plot.getAxis("bottom"), self.curve_plot.getAxis("bottom"))
+        self.curve_plot.getAxis("bottom").set_ticks(
+            whole=True, aligned=self._position_ticks, labels=_position_ticks
+        )
         self.curve_vb: pg.ViewBox = self.curve_plot.getViewBox()
         self.curve_vb.disableAutoRange()
         self.curve_plot.setXLink(self.heat_plot)
@@ -593,7 +539,7 @@ class HeatmapPanel(Panel):
         # than 10², 10³, …), and shrinking back when it widens again re-laid the plot out
         # (its title, axes and view resized, everything painted twice) in a dim or base drag.
         self.wl_plot.getAxis("left").setStyle(autoReduceTextSpace=False)
-        _integer_ticks(self.wl_plot.getAxis("bottom"))
+        self.wl_plot.getAxis("bottom").set_ticks(whole=True)
         self.decade_lines = ViewGuides(
             b, self.wl_plot.getViewBox(), tuple(float(k) for k in range(9)), vertical=False
         )
@@ -716,7 +662,7 @@ class HeatmapPanel(Panel):
         self.curve_plot.getAxis("left").setWidth(width)
         # the vector plot's dimension axis as wide as the heatmap's: a steady width (ticks
         # growing from "8" to "120" would re-lay the plot out and paint it twice), and the
-        # same drawing as the heatmap's axis beside it (shared, see _share_specs)
+        # same drawing as the heatmap's axis beside it (shared: AlignedAxes)
         self.vector_plot.getAxis("left").setWidth(width)
 
     def _button(self, parent: QWidget, name: str, text: str, tip: str) -> QPushButton:

@@ -33,7 +33,6 @@ import pyqtgraph as pg
 import shiboken6
 import torch
 from PySide6.QtCore import QObject, QPointF, Signal
-from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QWidget
 
 from posenc_gui import core
@@ -48,7 +47,6 @@ from posenc_gui.core.rope_rows import rope_even_score_row as _even_score_range
 from posenc_gui.core.rope_rows import rope_phase_table as _phase_table
 from posenc_gui.core.rope_rows import rope_score_row as _score_range
 from posenc_gui.core.rope_rows import toeplitz_float32 as _toeplitz
-from posenc_gui.core.rope_rows import toeplitz_from_reversed as _toeplitz_of_reversed
 from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.rope import (
     LAYOUTS,
@@ -234,7 +232,7 @@ class RopePanel(Panel):
         )  # fmt: skip
         self.matrix_plot.invertY(True)
         self.matrix_image, self.matrix_bar = styled.heatmap(
-            b, self.matrix_plot, (-1.0, 1.0), "diverging", label="score"
+            b, self.matrix_plot, (-1.0, 1.0), "diverging", label="score", in_colour=True
         )
         self.diagonal_line = _line(b, self.matrix_plot, "ink", "normal", "dash")
         self.matrix_dot = styled.markers(b, self.matrix_plot, "ink", "large")
@@ -255,8 +253,7 @@ class RopePanel(Panel):
         # texts painted from their pixels, the matrix from 32-bit colour (see the helpers)
         for plot in (self.circle_plot, self.curve_plot, self.decay_plot, self.matrix_plot):
             styled.cache_texts(plot)
-        styled.render_in_colour(self.matrix_plot)
-        _render_rgb32(self.matrix_image, self._matrix_row)
+        self.matrix_image.set_toeplitz_row(self._matrix_row)
         #: Lines whose pixels are kept only while a step leaves them alone (see flush): the
         #: markers that m and n move pass over them; dim, seed, base... redraw them.
         self.kept_lines = (
@@ -934,7 +931,8 @@ class RopePanel(Panel):
 
     def _matrix_row(self, image: np.ndarray) -> np.ndarray | None:
         """The reversed float32 row of the matrix when ``image`` is the matrix shown (or
-        pyqtgraph's whole view of it: the fast render of :func:`_render_rgb32`), else None."""
+        pyqtgraph's whole view of it: see :class:`~posenc_gui.widgets.render.ColourImage`), else
+        None."""
         mat = self._matrix
         same = image is mat or (
             image.base is mat and image.shape == mat.shape and image.strides == mat.strides
@@ -1114,62 +1112,6 @@ def _arrow(x: float, y: float, head: float) -> tuple[np.ndarray, np.ndarray, np.
         return xs, ys, np.zeros(len(xs), dtype=bool)
     keep = np.isfinite(xs)
     return xs[keep], ys[keep], _ARROW_CONNECT
-
-
-def _render_rgb32(
-    item: pg.ImageItem, toeplitz_row: Callable[[np.ndarray], np.ndarray | None] | None = None
-) -> None:
-    """Render the heat map straight to 32-bit colour: the pixels of pyqtgraph's render and
-    the house's conversion (:func:`styled.render_in_colour`), without their per-render work.
-
-    pyqtgraph scales a float image to 8-bit indices, builds a 256-entry Qt colour table from
-    the lookup table (a Python call per entry) and makes an indexed image, which the house
-    converts to 32-bit colour; here the same indices (pyqtgraph's ``rescaleData``, as its
-    render calls it) pick the colours from a table of 32-bit pixels kept per lookup table. Any
-    other image (NaNs, other lookup tables or levels) goes the usual way.
-
-    ``toeplitz_row(image)``: for a Toeplitz image, the float32 values of its reversed row (see
-    :func:`_toeplitz`), else None. Its pixels are then those of the row's ``2·size − 1``
-    values laid out as the matrix is (each pixel the colour of the same float32 value, so the
-    same pixels), not ``size²`` values scaled and looked up one by one.
-    """
-    usual = item.render
-    tables: dict[bytes, np.ndarray] = {}
-
-    def render() -> None:
-        image, lut, levels = item.image, item.lut, item.levels
-        plain = (
-            isinstance(image, np.ndarray) and image.ndim == 2 and image.size > 0
-            and image.dtype.kind == "f" and image.flags.c_contiguous
-            and isinstance(lut, np.ndarray) and lut.shape == (256, 3) and lut.dtype == np.uint8
-            and levels is not None and np.ndim(levels) == 1 and len(levels) == 2
-            and not item.autoDownsample and item.axisOrder == "row-major"
-        )  # fmt: skip
-        if not plain or not np.isfinite(image.min()):
-            usual()
-            return
-        key = lut.tobytes()
-        table = tables.get(key)
-        if table is None:
-            rgb = lut.astype(np.uint32)
-            table = 0xFF000000 | (rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2]
-            if len(tables) >= 4:
-                tables.clear()
-            tables[key] = table
-        lo, hi = float(levels[0]), float(levels[1])
-        scale = 256 / ((hi - lo) or 1)  # as pyqtgraph: indices (x − lo)·256/(hi − lo), clipped
-        rev = None if toeplitz_row is None else toeplitz_row(image)
-        if rev is not None:
-            index = pg.functions.rescaleData(rev, scale, lo, dtype=np.uint8, clip=(0, 255))
-            pixels = _toeplitz_of_reversed(np.ascontiguousarray(table[index]), image.shape[0])
-        else:
-            index = pg.functions.rescaleData(image, scale, lo, dtype=np.uint8, clip=(0, 255))
-            pixels = np.ascontiguousarray(table[index])
-        item.qimage = pg.functions.ndarray_to_qimage(pixels, QImage.Format.Format_RGB32)
-        item._renderRequired = False
-        item._unrenderable = False
-
-    item.render = render
 
 
 def _lower_thread_priority() -> None:

@@ -117,7 +117,6 @@ class RotationPanel(Panel):
         # titles and axis labels painted from their pixels, the matrix from 32-bit colour
         for plot in (self.rot_plot, self.pe_plot, self.rope_plot):
             styled.cache_texts(plot)
-        styled.render_in_colour(self.rope_plot)
         #: A step draws the lines it set directly and blits those it left alone (Panel.flush).
         self.kept_lines = (*self.rot_lines, *self.pe_lines, self.quadrant_lines.curve,
                            self.block_outline.curve)  # fmt: skip
@@ -219,7 +218,9 @@ class RotationPanel(Panel):
                                          grid=False)  # fmt: skip
         p.invertY(True)
         p.setAspectLocked(True)
-        self.rope_image, self.rope_bar = styled.heatmap(b, p, (-1.0, 1.0), "diverging")
+        self.rope_image, self.rope_bar = styled.heatmap(
+            b, p, (-1.0, 1.0), "diverging", in_colour=True
+        )
         self._rope_rect = -1  # the head dimension the image is placed for
         self.quadrant_lines = styled.curve(b, p, "guide", "normal", "dash", connect="finite")
         self.block_outline = styled.curve(b, p, "ink", "thick", connect="finite")

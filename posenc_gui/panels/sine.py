@@ -31,6 +31,7 @@ from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.sine import LADDER_INPUTS, T_VIEW, TAU, WAVE_INPUTS, SineModel, wave_samples
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
+from posenc_gui.widgets.render import PaddedItem
 from posenc_gui.widgets.style import Style, StyleBook
 from posenc_gui.widgets.text import LiveText, live, span, table_html
 from posenc_gui.widgets.views import Context
@@ -61,7 +62,7 @@ def _role(j: int) -> str:
     return "sin" if j % 2 == 0 else "cos"
 
 
-class Ring(styled.PaddedItem):
+class Ring(PaddedItem):
     """A circle of radius ``r`` about the origin, drawn as one ellipse in device pixels (a
     polyline of 361 antialiased segments costs ~10x more; the radius follows the amplitude,
     so it is drawn again at every amplitude step)."""

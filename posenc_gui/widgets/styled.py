@@ -4,51 +4,37 @@ Every factory takes the panel's :class:`~posenc_gui.widgets.style.StyleBook` and
 and size *kind* instead of a colour and a size; the book re-applies them whenever the style
 changes (presentation scale, dark theme). Items are built once; panels push arrays into them.
 
-Paint cost (measured on the 2-core reference machine, offscreen): pyqtgraph replays each axis'
-tick *and grid* picture whenever anything inside its plot repaints, a few milliseconds per plot
-and per frame. Axes are therefore cached as device pixmaps (``DeviceCoordinateCache``): a data
-change repaints the curve and blits the axes. Thick antialiased lines are ~10x cheaper drawn as
-segments (``segmentedLineMode``).
+The items themselves are types of :mod:`posenc_gui.widgets.render` (house axes, grid lines,
+pixel curves and texts, markers, heat maps in colour), whose docstrings say what each keeps and
+why it is cheaper; here they are built and styled. Thick antialiased lines are ~10x cheaper
+drawn as segments (``segmentedLineMode``).
 """
 
 from __future__ import annotations
 
-import bisect
 import math
-from collections import OrderedDict
-from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from pyqtgraph.Qt.internals import PrimitiveArray
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import (
-    QAbstractTextDocumentLayout,
-    QBrush,
     QColor,
-    QFont,
-    QFontMetrics,
-    QFontMetricsF,
-    QImage,
-    QPainter,
-    QPalette,
     QPen,
-    QPicture,
-    QPixmap,
-    QTextDocument,
-    QTransform,
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsTextItem,
     QGraphicsView,
     QSizePolicy,
-    QStyleOptionGraphicsItem,
     QWidget,
 )
 
-from posenc_gui.widgets.fmt import MINUS
+from posenc_gui.widgets.render import ColourImage, GridLines, HouseAxis, HouseColorBar
+
+# the types of the items the factories below return (defined in the render package)
+from posenc_gui.widgets.render import Dots as Dots
+from posenc_gui.widgets.render import PixelCurve as PixelCurve
+from posenc_gui.widgets.render import PixelText as PixelText
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
 
 _configured = False
@@ -129,12 +115,17 @@ def plot(
     lecture). The title can be changed later with :func:`set_title`.
     """
     configure()
-    w = pg.PlotWidget(parent, enableMenu=False)  # no context menu: not built, ~4 ms a plot
+    sides = ("left", "bottom", "right", "top")
+    w = pg.PlotWidget(  # no context menu: not built, ~4 ms a plot
+        parent, enableMenu=False, axisItems={side: HouseAxis(side) for side in sides}
+    )
     w.setObjectName(name)
     repaint_cheaply(w)
     w.setAccessibleName(title)
     w.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
     item = w.getPlotItem()
+    item.hideAxis("top")  # given axes are shown: the right one shows with axis_right
+    item.hideAxis("right")
     item.setMenuEnabled(False)
     item.setMouseEnabled(x=mouse[0], y=mouse[1])
     if not any(mouse):
@@ -142,15 +133,9 @@ def plot(
     w.posenc_title = title
     _fit_title(item)
     labels = {"bottom": (xlabel, xunits), "left": (ylabel, yunits)}
-    for side in ("top", "right"):  # hidden, but they would relabel on every range change
-        item.getAxis(side).enableAutoSIPrefix(False)
     for side in ("bottom", "left"):
-        axis = item.getAxis(side)
-        axis.enableAutoSIPrefix(False)
         # Major and minor ticks only: the third level doubles the paint time, adds nothing legible.
-        axis.setStyle(maxTickLevel=1)
-        axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        fast_axis_lines(axis)
+        item.getAxis(side).setStyle(maxTickLevel=1)
     grid_lines = GridLines(item.getViewBox(), [item.getAxis("bottom"), item.getAxis("left")])
     grid_lines.setVisible(grid)
     if grid:
@@ -248,14 +233,12 @@ def retitle(book: StyleBook, plot: pg.PlotWidget, title: str) -> None:
     hint[Qt.SizeHint.PreferredSize] = (bounds.width(), bounds.height())  # no layout request
 
 
-def axis_right(book: StyleBook, w: pg.PlotWidget) -> pg.AxisItem:
+def axis_right(book: StyleBook, w: pg.PlotWidget) -> HouseAxis:
     """Show the right axis (for per-row labels), styled like the left one, no grid."""
     item = w.getPlotItem()
     item.showAxis("right")
-    axis = item.getAxis("right")
+    axis: HouseAxis = item.getAxis("right")
     axis.setGrid(False)
-    axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-    fast_axis_lines(axis)
 
     def apply(st: Style) -> None:
         axis.setPen(st.pen("ink", "hair"))
@@ -365,8 +348,11 @@ def heatmap(
     cmap: str = "diverging",
     label: str | None = None,
     widest: str = "−1.0",
-) -> tuple[pg.ImageItem, pg.ColorBarItem]:
-    """A row-major :class:`pg.ImageItem` with fixed ``levels`` and a labelled colour bar.
+    *,
+    in_colour: bool = False,
+) -> tuple[ColourImage, HouseColorBar]:
+    """A row-major :class:`~posenc_gui.widgets.render.ColourImage` with fixed ``levels`` and
+    a labelled colour bar; ``in_colour``: the image keeps its pixels in 32-bit colour.
 
     Push data with ``item.setImage(arr, autoLevels=False)`` (contiguous float32) and place it
     with ``item.setRect(x, y, w, h)``; the levels stay fixed so a colour means the same value
@@ -377,20 +363,17 @@ def heatmap(
     ones at presentation scale).
     """
     configure()
-    item = pg.ImageItem(axisOrder="row-major")
+    item = ColourImage(in_colour=in_colour)
     w.addItem(item)
-    bar = pg.ColorBarItem(
+    bar = HouseColorBar(
         values=levels, colorMap=book.style.colormap(cmap), interactive=False, width=18,
         colorMapMenu=False,
     )  # fmt: skip
     bar.setImageItem(item, insert_in=w.getPlotItem())
     axis = bar.getAxis("right")
-    fast_axis_lines(axis)
-    axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
     axis.setWidth(None)  # from the text width below, at every scale
-    axis.enableAutoSIPrefix(False)
     w.getPlotItem().showGrid(x=False, y=False)
-    grid_lines = getattr(w.getPlotItem().getAxis("bottom"), "posenc_grid", None)
+    grid_lines = w.getPlotItem().getAxis("bottom").grid_lines
     if grid_lines is not None:
         grid_lines.setVisible(False)
 
@@ -451,122 +434,6 @@ def move_line(line: pg.InfiniteLine, value: float) -> None:
             line.blockSignals(False)
 
 
-_MIN, _MAX = np.minimum.reduce, np.maximum.reduce
-
-
-class PaddedItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
-    """An item drawn at data points with a reach in *pixels* past them (a marker radius, half a
-    pen width): its bounds are cached until the data, style or view transform change (a view
-    asks for them about a dozen times a frame, each mapping pixels to data)."""
-
-    _rect: QRectF | None = None
-    #: The data length of one pixel along x and y (None: the view transform changed since).
-    _pixel: tuple[float, float] | None = None
-
-    def points(self) -> tuple[np.ndarray, np.ndarray]:
-        raise NotImplementedError
-
-    def reach(self) -> float:
-        """How far (pixels) the drawing reaches past the points."""
-        raise NotImplementedError
-
-    def minimum_points(self) -> int:
-        return 1
-
-    def geometry_changed(self) -> None:
-        """Call when the data or the style changed."""
-        self.prepareGeometryChange()
-        self._rect = None
-        self.update()
-
-    def viewTransformChanged(self) -> None:
-        self.prepareGeometryChange()
-        self._rect = None
-        self._pixel = None
-        super().viewTransformChanged()
-
-    def boundingRect(self) -> QRectF:
-        if self._rect is None:
-            self._rect = self._bounds()
-        return self._rect
-
-    def _bounds(self) -> QRectF:
-        x, y = self.points()
-        if len(x) < self.minimum_points():
-            return QRectF()
-        if self._pixel is None:  # kept per view transform: pixelVectors maps it each call
-            px, py = self.pixelVectors()
-            self._pixel = (0.0 if px is None else px.length(), 0.0 if py is None else py.length())
-        pad = self.reach()
-        dx, dy = pad * self._pixel[0], pad * self._pixel[1]
-        x0, x1 = float(_MIN(x)), float(_MAX(x))  # the ufuncs: no wrapper of ndarray.min
-        y0, y1 = float(_MIN(y)), float(_MAX(y))
-        return QRectF(x0 - dx, y0 - dy, x1 - x0 + 2 * dx, y1 - y0 + 2 * dy)
-
-
-class Dots(PaddedItem):
-    """Round markers of one style at data points (a fixed size in pixels).
-
-    What ``pg.ScatterPlotItem`` draws for markers that all look alike, without its per-point
-    bookkeeping (a ``setData`` of 150 points costs it ~0.2 ms, and a frame here sets up to
-    three): the symbol is rendered once per style and blitted once per point.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._x = np.empty(0)
-        self._y = np.empty(0)
-        self._size = 0.0
-        self._pen = QPen(Qt.PenStyle.NoPen)
-        self._brush = QBrush()
-        self._sprite: QPixmap | None = None
-        self._sprite_dpr = 0.0
-        self._frags = PrimitiveArray(QPainter.PixmapFragment, 10)
-
-    def set_style(self, size: float, pen: QPen, brush: QBrush) -> None:
-        self._size, self._pen, self._brush = size, pen, brush
-        self._sprite = None
-        self.geometry_changed()
-
-    def setData(self, x: object, y: object) -> None:
-        self._x = np.asarray(x, dtype=np.float64).reshape(-1)
-        self._y = np.asarray(y, dtype=np.float64).reshape(-1)
-        self.geometry_changed()
-
-    def getData(self) -> tuple[np.ndarray, np.ndarray]:
-        return self._x, self._y
-
-    def points(self) -> tuple[np.ndarray, np.ndarray]:
-        return self._x, self._y
-
-    def reach(self) -> float:
-        return 0.5 * (self._size + self._pen.widthF()) + 1.0
-
-    def paint(
-        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        if not len(self._x) or self._size <= 0:
-            return
-        dpr = widget.devicePixelRatioF() if widget is not None else 1.0
-        if self._sprite is None or dpr != self._sprite_dpr:
-            image = pg.graphicsItems.ScatterPlotItem.renderSymbol(
-                "o", self._size, self._pen, self._brush, dpr=dpr
-            )
-            self._sprite, self._sprite_dpr = QPixmap.fromImage(image), dpr
-        t = p.transform()
-        xs = t.m11() * self._x + t.m21() * self._y + t.dx()
-        ys = t.m12() * self._x + t.m22() * self._y + t.dy()
-        p.resetTransform()
-        side = self._sprite.width()
-        self._frags.resize(len(xs))
-        frags = self._frags.ndarray()
-        frags[:, 0] = xs
-        frags[:, 1] = ys
-        frags[:, 2:6] = (0.0, 0.0, side, side)  # source rectangle: the whole sprite
-        frags[:, 6:10] = (1 / dpr, 1 / dpr, 0.0, 1.0)  # scale x, scale y, rotation, opacity
-        p.drawPixmapFragments(*self._frags.drawargs(), self._sprite)  # type: ignore[call-arg]
-
-
 def markers(
     book: StyleBook, plot: pg.PlotWidget, role: str, size: str = "marker", rim: bool = True
 ) -> Dots:
@@ -588,16 +455,12 @@ def markers(
     return item
 
 
-def steady_axis(book: StyleBook, axis: pg.AxisItem, widest: str) -> None:
-    """Reserve room for tick labels as wide as ``widest`` in the tick font (never shrinking).
-
-    A new range whose tick labels are wider or narrower would otherwise re-lay the plot out and
-    paint it twice.
-    """
+def steady_axis(book: StyleBook, axis: HouseAxis, widest: str) -> None:
+    """Reserve room for tick labels as wide as ``widest`` in the tick font (never shrinking,
+    :meth:`HouseAxis.reserve_text`), at every style."""
 
     def apply(st: Style) -> None:
-        axis.textWidth = QFontMetrics(st.font("tick")).horizontalAdvance(widest)
-        axis.setStyle(autoReduceTextSpace=False)  # re-computes the width
+        axis.reserve_text(widest, st.font("tick"))
 
     book.add(apply)
 
@@ -645,710 +508,6 @@ def positions_range(n: int, margin: float = 0.01) -> tuple[float, float]:
     return (-margin * end, (1.0 + margin) * end)
 
 
-#: Drawings (tick specs, lines and the labels' picture) each axis keeps for ranges it may show
-#: again: a slider dragged back and forth, "nice" limits that come back as the data moves.
-AXIS_DRAWINGS_KEPT = 48
-
-
-def axis_key(axis: pg.AxisItem) -> tuple[Any, ...] | None:
-    """Everything an axis' drawing depends on: range, geometry, the linked view's rectangle
-    (grid lines), ticks set by hand, text room, style, fonts, pens and transforms (None when
-    the axis is not in a view). Two equal keys draw the same pixels."""
-    view = axis.getViewWidget()
-    if view is None:
-        return None
-    style = axis.style
-    font = style["tickFont"]
-    rect = axis.mapRectFromParent(axis.geometry())
-    t, v = axis.sceneTransform(), view.transform()
-    linked = axis.linkedView()
-    tick_rect = (  # grid lines span the linked view (without a grid, ticks the axis only)
-        None
-        if linked is None or axis.grid is False
-        else linked.mapRectToItem(axis, linked.boundingRect())
-    )
-    levels = axis._tickLevels
-    return (
-        axis.orientation, tuple(axis.range), rect.x(), rect.y(), rect.width(), rect.height(),
-        None if tick_rect is None else tick_rect.getRect(), axis.grid, axis.logMode,
-        axis.scale, axis.autoSIPrefixScale, None if levels is None else repr(levels),
-        axis.textWidth, axis.textHeight, None if font is None else font.toString(),
-        *(repr(style[k]) for k in sorted(style) if k != "tickFont"),
-        axis.pen().color().rgba(), axis.pen().widthF(), axis.textPen().color().rgba(),
-        axis.tickPen().color().rgba(), axis.tickPen().widthF(),
-        t.m11(), t.m12(), t.m21(), t.m22(), v.m11(), v.m12(), v.m21(), v.m22(),
-    )  # fmt: skip
-
-
-def _vertical_lines(
-    p: QPainter, t: QTransform, xs: Sequence[float], top: float, bottom: float, color: QColor
-) -> None:
-    """1-px vertical lines at ``xs`` from ``top`` to ``bottom`` (item coordinates, ``t`` the
-    painter's upright world transform, ``p.transform()``: drawn after ``resetTransform()``,
-    which keeps the painter's own device offset — a view's, or a cache pixmap's), all at once.
-
-    Qt's raster engine fills a 1-px-wide translucent rectangle one scan line at a time (24 grid
-    lines 400 px high: ~1.8 ms); the same pixels as one row image with a pixel per line,
-    stretched to the lines' height, cost ~0.15 ms. The pixels are those of ``fillRect`` of the
-    1-px rectangle around each line, except that lines falling in one pixel column are drawn
-    once (not blended twice).
-    """
-    cols = [math.floor(t.m11() * x + t.dx()) for x in xs]
-    y0, y1 = sorted((t.m22() * top + t.dy(), t.m22() * bottom + t.dy()))
-    first, last = min(cols), max(cols)
-    row = QImage(last - first + 1, 1, QImage.Format.Format_ARGB32_Premultiplied)
-    row.fill(0)
-    for c in cols:
-        row.setPixelColor(c - first, 0, color)
-    p.save()
-    p.resetTransform()
-    p.drawImage(QRectF(first, y0 - 0.5, last - first + 1, y1 - y0 + 1.0), row)
-    p.restore()
-
-
-#: Label alignment per axis side, as pyqtgraph's (text is never clipped to its rectangle).
-_LABEL_FLAGS = {
-    "left": Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextDontClip,
-    "right": Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.TextFlag.TextDontClip,
-    "top": Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom | Qt.TextFlag.TextDontClip,
-    "bottom": Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextDontClip,
-}
-#: Tick label sizes by (font, text): measured once (``QPainter.boundingRect`` per label is most
-#: of the cost of a new range).
-_LABEL_SIZES: dict[tuple[str, str], tuple[float, float]] = {}
-_MEASURE_BOX = QRectF(0, 0, 100, 100)
-#: Fonts (``QFont.toString``) whose ten digits have one advance: there a label's size is that
-#: of its shape, every digit a 0 (a range that moves with a slider shows new numbers at each
-#: step, ~0.03 ms a measurement; their shapes repeat).
-_TABULAR: dict[str, bool] = {}
-_ZEROS = str.maketrans("123456789", "000000000")
-
-
-def _draw_specs(axis: pg.AxisItem, p: QPainter, outer: QRectF) -> Any:
-    """What ``pg.AxisItem.generateDrawSpecs`` returns (the same tick positions, pens, label
-    rectangles, flags and strings, the same update of the axis's text room), ~3× cheaper.
-
-    A new range regenerates an axis's ticks and labels: pyqtgraph spends ~0.5 ms of Python on
-    it (a ``Point`` per coordinate, a text measurement and the axis's bounds per label). Here
-    label sizes are measured once per (font, text) and constants hoisted. ``outer``: the
-    rectangle a label must lie in (pyqtgraph's ``boundingRect`` of the axis). Axes with a tick
-    alpha of their own or stopping at a tick go to pyqtgraph's.
-    """
-    style = axis.style
-    if style["tickAlpha"] is not None or tuple(style["stopAxisAtTick"]) != (False, False):
-        return pg.AxisItem.generateDrawSpecs(axis, p)
-    if style["tickFont"] is not None:
-        p.setFont(style["tickFont"])
-    orientation = axis.orientation
-    bounds = axis.mapRectFromParent(axis.geometry())
-    linked = axis.linkedView()
-    grid = axis.grid
-    tick_bounds = (
-        bounds
-        if linked is None or grid is False
-        else linked.mapRectToItem(axis, linked.boundingRect())
-    )
-    if orientation == "left":
-        span = (bounds.topRight() + QPointF(-1.0, -1.0), bounds.bottomRight() + QPointF(-1.0, 1.0))
-        tick_start, tick_stop, tick_dir, ax = tick_bounds.right(), bounds.right(), -1, 0
-    elif orientation == "right":
-        span = (bounds.topLeft() + QPointF(1.0, -1.0), bounds.bottomLeft() + QPointF(1.0, 1.0))
-        tick_start, tick_stop, tick_dir, ax = tick_bounds.left(), bounds.left(), 1, 0
-    elif orientation == "top":
-        span = (
-            bounds.bottomLeft() + QPointF(-1.0, -1.0),
-            bounds.bottomRight() + QPointF(1.0, -1.0),
-        )
-        tick_start, tick_stop, tick_dir, ax = tick_bounds.bottom(), bounds.bottom(), -1, 1
-    else:
-        span = (bounds.topLeft() + QPointF(-1.0, 1.0), bounds.topRight() + QPointF(1.0, 1.0))
-        tick_start, tick_stop, tick_dir, ax = tick_bounds.top(), bounds.top(), 1, 1
-    points = [axis.mapToDevice(pt) for pt in span]
-    if None in points:
-        return None
-    d = points[1] - points[0]
-    length = math.hypot(d.x(), d.y())
-    if length == 0:
-        return None
-    r0, r1 = axis.range[0], axis.range[1]
-    manual: list[list[str]] | None = None
-    if axis._tickLevels is None:
-        levels = axis.tickValues(r0, r1, length)
-    else:
-        levels = [(None, [v for v, _ in level]) for level in axis._tickLevels]
-        manual = [[t for _, t in level] for level in axis._tickLevels]
-    dif = r1 - r0
-    if dif == 0:
-        x_scale, offset = 1.0, 0.0
-    elif ax == 0:
-        x_scale = -bounds.height() / dif
-        offset = r0 * x_scale - bounds.height()
-    else:
-        x_scale = bounds.width() / dif
-        offset = r0 * x_scale
-    x_lo, x_hi = sorted((r0 * x_scale - offset, r1 * x_scale - offset))
-    positions: list[list[float | None]] = []
-    tick_specs: list[tuple[QPen, QPointF, QPointF]] = []
-    base_pen = axis.tickPen()
-    solid = base_pen.brush().style() == Qt.BrushStyle.SolidPattern
-    vertical = ax == 0
-    for i, (_, ticks) in enumerate(levels):
-        at: list[float | None] = []
-        positions.append(at)
-        reach = 0.0 if grid is not False else style["tickLength"] / ((i * 0.5) + 1.0) * tick_dir
-        alpha = 255 / (i + 1)
-        if grid is not False:
-            alpha *= grid / 255.0 * min(max(0.05 * length / (len(ticks) + 1), 0.0), 1.0)
-        pen = base_pen
-        if solid:
-            pen = QPen(base_pen)
-            colour = QColor(pen.color())
-            colour.setAlpha(int(alpha))
-            pen.setColor(colour)
-        for v in ticks:
-            x = (v * x_scale) - offset
-            if x < x_lo or x > x_hi:
-                at.append(None)
-                continue
-            at.append(x)
-            if vertical:
-                tick_specs.append((pen, QPointF(tick_start, x), QPointF(tick_stop + reach, x)))
-            else:
-                tick_specs.append((pen, QPointF(x, tick_start), QPointF(x, tick_stop + reach)))
-    axis_spec = (axis.pen(), span[0], span[1])
-    text_specs: list[tuple[QRectF, Any, str]] = []
-    if not style["showValues"]:
-        return axis_spec, tick_specs, text_specs
-    room = max(0, style["tickLength"]) + style["tickTextOffset"][ax]
-    flags = _LABEL_FLAGS[orientation]
-    font = p.font().toString()
-    tabular = _TABULAR.get(font)
-    if tabular is None:
-        metrics = QFontMetricsF(p.font())
-        tabular = _TABULAR[font] = len({metrics.horizontalAdvance(c) for c in "0123456789"}) == 1
-    along: list[float] = []  # label sizes along the axis, all levels so far
-    across: list[float] = []  # and across it
-    last_across = 0.0
-    for i in range(min(len(levels), style["maxTextLevel"] + 1)):
-        if manual is None:
-            spacing, values = levels[i]
-            strings = axis.tickStrings(values, axis.autoSIPrefixScale * axis.scale, spacing)
-        else:
-            strings = manual[i]
-        if len(strings) == 0:
-            continue
-        sizes: list[tuple[float, float] | None] = []
-        for j, text in enumerate(strings):
-            if positions[i][j] is None:
-                sizes.append(None)
-                continue
-            shape = text.translate(_ZEROS) if tabular else text
-            wh = _LABEL_SIZES.get((font, shape))
-            if wh is None:
-                br = p.boundingRect(_MEASURE_BOX, Qt.AlignmentFlag.AlignCenter, shape)
-                br.setHeight(br.height() * 0.8)  # as pyqtgraph: the measure is a bit large
-                wh = _LABEL_SIZES[(font, shape)] = (br.width(), br.height())
-            sizes.append(wh)
-            along.append(wh[1] if vertical else wh[0])
-            across.append(wh[0] if vertical else wh[1])
-        size_along = float(np.sum(along)) if along else 0.0
-        size_across = float(np.max(across)) if across else 0.0
-        if i > 0:  # the first level always has its labels; the next ones while they fit
-            fill = size_along / length
-            if any(len(text_specs) >= n and fill >= lim for n, lim in style["textFillLimits"]):
-                break
-        last_across = size_across
-        for j, text in enumerate(strings):
-            x, wh = positions[i][j], sizes[j]
-            if x is None or wh is None:
-                continue
-            width, height = wh
-            if orientation == "left":
-                rect = QRectF(tick_stop - room - width, x - height / 2, width, height)
-            elif orientation == "right":
-                rect = QRectF(tick_stop + room, x - height / 2, width, height)
-            elif orientation == "top":
-                rect = QRectF(x - width / 2.0, tick_stop - room - height, width, height)
-            else:
-                rect = QRectF(x - width / 2.0, tick_stop + room, width, height)
-            if outer & rect != rect:
-                continue
-            text_specs.append((rect, flags, text))
-    if len(_LABEL_SIZES) > 8192:
-        _LABEL_SIZES.clear()
-    axis._updateMaxTextSize(last_across)
-    return axis_spec, tick_specs, text_specs
-
-
-def linear_tick_values(
-    axis: pg.AxisItem, lo: float, hi: float, size: float
-) -> list[tuple[float, list[float]]]:
-    """``pg.AxisItem.tickValues`` of a linear axis: the same numbers without numpy.
-
-    A new range asks pyqtgraph for its ticks: an ``np.arange`` per level and an all-pairs
-    ``np.isclose`` against the coarser levels' values, ~0.1–0.2 ms an axis of numpy overhead
-    for ten-odd numbers (a length step of the ALiBi tab sets seven axes). Here the same
-    floats, ``(k·spacing + start) / scale``, in the same order, and the same test (``|a − b|
-    ≤ spacing/scale·0.01``: ``np.isclose`` with ``rtol = 0`` on finite values) in plain
-    Python, against the nearest earlier values only (kept sorted).
-    """
-    lo, hi = sorted((lo, hi))
-    scale = axis.scale
-    lo *= scale
-    hi *= scale
-    ticks: list[tuple[float, list[float]]] = []
-    seen: list[float] = []  # sorted: the values nearest v are beside its place
-    for spacing, offset in axis.tickSpacing(lo, hi, size):
-        start = (math.ceil((lo - offset) / spacing) * spacing) + offset
-        num = int((hi - start) / spacing) + 1
-        atol = spacing / scale * 0.01
-        values = []
-        for k in range(max(num, 0)):
-            v = (k * spacing + start) / scale
-            at = bisect.bisect_left(seen, v)
-            if (at < len(seen) and abs(seen[at] - v) <= atol) or (
-                at > 0 and abs(seen[at - 1] - v) <= atol
-            ):
-                continue
-            values.append(v)
-        seen = sorted(seen + values)
-        ticks.append((spacing / scale, values))
-    return ticks
-
-
-def fast_axis_lines(axis: pg.AxisItem) -> None:
-    """Paint ``axis``'s straight lines (axis line, ticks and grid lines) as 1-px rectangles.
-
-    Qt's raster engine blends a translucent 1-px cosmetic line pixel by pixel: the grid lines
-    of a plot cost ~0.05 ms each (4 ms for the decay plot's log axis), the same pixels as
-    filled rectangles ~1/30 of that. Pixel-identical for the solid 1-px cosmetic pens of the
-    style (a line from p1 to p2 covers the pixels of the rectangle 1 px wide around it, half a
-    pixel past each end); any other pen is drawn as a line. The tick labels stay in the axis's
-    picture.
-
-    The axis also keeps the drawings (specs, lines, labels' picture) of the last
-    :data:`AXIS_DRAWINGS_KEPT` keys (:func:`axis_key`) it drew: a range it shows again is
-    blitted from them instead of generating its ticks and labels anew (~1 ms of Python an axis).
-    A linear axis picks its tick values with :func:`linear_tick_values`.
-    """
-    kept: OrderedDict[tuple[Any, ...], tuple[QPicture, list[Any]]] = OrderedDict()
-    no_pen = QPen(Qt.PenStyle.NoPen)
-    lines: list[tuple[QPen, QPointF, QPointF]] = []
-
-    def tick_strings(values: Any, scale: float, spacing: float) -> list[str]:
-        # the app writes negative numbers with a real minus sign (U+2212), ticks too
-        return [
-            t.replace("-", MINUS) for t in pg.AxisItem.tickStrings(axis, values, scale, spacing)
-        ]
-
-    def log_tick_strings(values: Any, scale: float, spacing: float) -> list[str]:
-        strings = pg.AxisItem.logTickStrings(axis, values, scale, spacing)
-        return [t.replace("-", MINUS) for t in strings]
-
-    def tick_values(lo: float, hi: float, size: float) -> list[tuple[float, list[float]]]:
-        if axis.logMode:
-            found: list[tuple[float, list[float]]] = pg.AxisItem.tickValues(axis, lo, hi, size)
-            return found
-        return linear_tick_values(axis, lo, hi, size)
-
-    if axis.tickStrings.__func__ is pg.AxisItem.tickStrings:  # not set by a panel already
-        axis.tickStrings = tick_strings
-    if axis.tickValues.__func__ is pg.AxisItem.tickValues:
-        axis.tickValues = tick_values
-    axis.logTickStrings = log_tick_strings
-
-    def draw_picture(p: QPainter, axis_spec: Any, tick_specs: Any, text_specs: Any) -> None:
-        lines[:] = [axis_spec, *tick_specs]
-        pg.AxisItem.drawPicture(axis, p, (no_pen, *axis_spec[1:]), [], text_specs)
-
-    def drawing() -> list[Any]:
-        """The axis's lines (axis line first, then one per tick) for what it shows now, from
-        what it kept or drawn anew (its labels' picture set as ``axis.picture``)."""
-        if axis.picture is None:
-            key = axis_key(axis)
-            hit = None if key is None else kept.get(key)
-            if hit is not None:
-                kept.move_to_end(key)  # type: ignore[arg-type]
-                axis.picture, lines[:] = hit[0], hit[1]
-            else:  # as AxisItem.paint: the specs, then the picture (labels)
-                picture = QPicture()
-                painter = QPainter(picture)
-                try:
-                    if axis.style["tickFont"]:
-                        painter.setFont(axis.style["tickFont"])
-                    specs = axis.generateDrawSpecs(painter)
-                    lines.clear()
-                    if specs is not None:
-                        axis.drawPicture(painter, *specs)
-                finally:
-                    painter.end()
-                axis.picture = picture
-                if key is not None:
-                    kept[key] = (picture, list(lines))
-                    if len(kept) > AXIS_DRAWINGS_KEPT:
-                        kept.popitem(last=False)
-        return lines
-
-    def paint(p: QPainter, opt: Any, widget: Any) -> None:
-        drawn = drawing()
-        if _grid_of(axis) is not None:
-            drawn = drawn[:1]  # the tick lines are grid lines: the plot's GridLines draws them
-        t = p.deviceTransform()
-        px, py = 1.0 / max(abs(t.m11()), 1e-9), 1.0 / max(abs(t.m22()), 1e-9)  # a device pixel
-        antialias = p.testRenderHint(QPainter.RenderHint.Antialiasing)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        upright = t.m12() == 0 and t.m21() == 0
-        columns: dict[tuple[int, float, float], list[float]] = {}
-        for pen, p1, p2 in drawn:
-            x1, y1, x2, y2 = p1.x(), p1.y(), p2.x(), p2.y()
-            thin = pen.isCosmetic() and pen.widthF() <= 1.0 and pen.style() == Qt.PenStyle.SolidLine
-            if thin and upright and y1 == y2:
-                x = min(x1, x2)
-                p.fillRect(QRectF(x - px / 2, y1 - py / 2, abs(x2 - x1) + px, py), pen.color())
-            elif thin and upright and x1 == x2:  # vertical: drawn together, below
-                key = (pen.color().rgba(), min(y1, y2), max(y1, y2))
-                columns.setdefault(key, []).append(x1)
-            else:
-                p.setPen(pen)
-                p.drawLine(p1, p2)
-        for (rgba, top, bottom), xs in columns.items():
-            _vertical_lines(p, p.transform(), xs, top, bottom, QColor.fromRgba(rgba))
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, antialias)
-        axis.picture.play(p)
-
-    culling = [False]
-
-    def draw_specs(p: QPainter) -> Any:
-        # pyqtgraph keeps the tick labels that lie in the axis's bounds: those of the axis
-        # with its grid (as pyqtgraph draws it), not the smaller rectangle of its pixmap
-        culling[0] = True
-        try:
-            return _draw_specs(axis, p, axis.boundingRect())
-        finally:
-            culling[0] = False
-
-    def bounding_rect() -> QRectF:
-        if culling[0] or _grid_of(axis) is None:
-            whole: QRectF = pg.AxisItem.boundingRect(axis)
-            return whole
-        # the strip of ticks and labels only: the grid lines are another item's, and a cached
-        # axis the size of the whole view would blend that much pixmap at every repaint
-        rect: QRectF = axis.mapRectFromParent(axis.geometry())
-        m = 0 if axis.style["hideOverlappingLabels"] else 15
-        if axis.orientation in ("left", "right"):
-            return rect.adjusted(0, -m, 0, m)
-        return rect.adjusted(-m, 0, m, 0)
-
-    def update(*args: Any) -> None:
-        pg.AxisItem.update(axis, *args)
-        grid = _grid_of(axis)
-        if grid is not None:
-            grid.update()
-
-    axis.drawPicture = draw_picture
-    axis.paint = paint
-    axis.posenc_drawing = drawing
-    axis.boundingRect = bounding_rect
-    axis.generateDrawSpecs = draw_specs
-    axis.update = update
-
-
-def _grid_of(axis: pg.AxisItem) -> GridLines | None:
-    """The :class:`GridLines` drawing ``axis``'s grid lines, if its grid is shown."""
-    grid = getattr(axis, "posenc_grid", None)
-    return grid if grid is not None and axis.grid is not False else None
-
-
-class GridLines(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
-    """A plot's grid lines, under its data, drawn straight onto the view at every paint.
-
-    pyqtgraph draws a grid line as part of its axis's tick: over the data, translucent, inside
-    the axis's picture. Cached, that picture is a pixmap as large as the whole view, and every
-    repaint of the plot blends it (~0.1–0.2 ms an axis); drawn each time, a translucent 1-px
-    vertical line is blended scan line by scan line (~25 µs for 400 px). Here the lines (the
-    axes' own tick lines: same positions, same alpha per tick level) are filled in the opaque
-    colour their translucent one has over the plot's background, 1-px rectangles that cost
-    ~2 µs each, below the data like the grid of a printed chart. The axes keep their line and
-    labels in a pixmap the size of their strip.
-    """
-
-    def __init__(self, view: pg.ViewBox, axes: list[pg.AxisItem]) -> None:
-        super().__init__()
-        self.setParentItem(view)
-        self.setZValue(-1e5)  # above the view's background rectangle, below its data
-        self._view = view
-        self._axes = axes
-        self._background = QColor("white")
-        self._opaque: dict[int, QColor] = {}
-        self._key: tuple[Any, ...] = ()
-        self._rects: list[tuple[QRectF, QColor]] = []
-        for axis in axes:
-            axis.posenc_grid = self
-        view.sigResized.connect(self.prepareGeometryChange)
-
-    def set_background(self, colour: QColor) -> None:
-        """The colour under the grid: translucent lines are blended over it."""
-        self._background = QColor(colour)
-        self._opaque.clear()
-        self._key = ()
-        self.update()
-
-    def opaque(self, colour: QColor) -> QColor:
-        """``colour`` (translucent) as it shows over the background."""
-        rgba = colour.rgba()
-        hit = self._opaque.get(rgba)
-        if hit is None:
-            a, bg = colour.alphaF(), self._background
-            pairs = ((colour.red(), bg.red()), (colour.green(), bg.green()),
-                     (colour.blue(), bg.blue()))  # fmt: skip
-            mix = [round(a * c + (1 - a) * b) for c, b in pairs]
-            hit = self._opaque[rgba] = QColor(mix[0], mix[1], mix[2])
-        return hit
-
-    def boundingRect(self) -> QRectF:
-        rect: QRectF = self._view.boundingRect()
-        return rect
-
-    def paint(
-        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        axes = [a for a in self._axes if a.grid is not False and a.isVisible()]
-        t = p.deviceTransform()
-        lines = [(a, a.posenc_drawing()[1:]) for a in axes]  # drawn anew if the axis changed
-        # the pictures change with every new drawing (range, geometry, style): same pictures,
-        # same scale, same rectangles
-        key = (*(a.picture for a in axes), t.m11(), t.m22(), t.m12(), t.m21())
-        if len(key) != len(self._key) or any(
-            x is not y and x != y for x, y in zip(key, self._key, strict=True)
-        ):
-            self._key, self._rects = key, self._rectangles(lines, t)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        for rect, colour in self._rects:
-            p.fillRect(rect, colour)
-
-    def _rectangles(
-        self, lines: list[tuple[pg.AxisItem, list[Any]]], t: QTransform
-    ) -> list[tuple[QRectF, QColor]]:
-        """The 1-px rectangles (this item's coordinates) of the axes' tick lines."""
-        px, py = 1.0 / max(abs(t.m11()), 1e-9), 1.0 / max(abs(t.m22()), 1e-9)  # a device pixel
-        out = []
-        for axis, specs in lines:
-            if not specs:
-                continue
-            to_view = axis.itemTransform(self)[0]
-            upright = to_view.type().value <= QTransform.TransformationType.TxScale.value
-            sx, sy, dx, dy = to_view.m11(), to_view.m22(), to_view.dx(), to_view.dy()
-            for pen, p1, p2 in specs:
-                if upright:  # (a grid's axes are: the arithmetic, without a call per point)
-                    x1, y1 = sx * p1.x() + dx, sy * p1.y() + dy
-                    x2, y2 = sx * p2.x() + dx, sy * p2.y() + dy
-                else:
-                    a, b = to_view.map(QPointF(p1)), to_view.map(QPointF(p2))
-                    x1, y1, x2, y2 = a.x(), a.y(), b.x(), b.y()
-                colour = self.opaque(pen.color())
-                if abs(y1 - y2) < abs(x1 - x2):  # horizontal
-                    rect = QRectF(min(x1, x2) - px / 2, y1 - py / 2, abs(x2 - x1) + px, py)
-                else:
-                    rect = QRectF(x1 - px / 2, min(y1, y2) - py / 2, px, abs(y2 - y1) + py)
-                out.append((rect, colour))
-        return out
-
-
-class PixelCurve(PaddedItem):
-    """A polyline (``connect="all"``), separate segments (``"pairs"``) or several polylines (a
-    boolean ``connect`` array) drawn in device pixels.
-
-    What ``pg.PlotCurveItem`` draws with the app's segmented thick lines, cheaper: the points
-    are mapped to pixels with numpy and the segments drawn with an identity transform (a thick
-    antialiased pen stroked through the view's scaling costs Qt about twice as much), without
-    its per-set bookkeeping. Exposes ``xData``, ``yData``, ``getData()`` and ``opts["pen"]``.
-    Cached (``DeviceCoordinateCache``): a marker moving over it blits its pixels.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.xData = np.zeros(0)
-        self.yData = np.zeros(0)
-        self.opts: dict[str, Any] = {"pen": QPen(), "antialias": True, "connect": "all"}
-        self._lines = PrimitiveArray(QLineF, 4)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-
-    def setPen(self, pen: QPen) -> None:
-        self.opts["pen"] = QPen(pen)
-        self.geometry_changed()
-
-    def setData(
-        self,
-        x: np.ndarray,
-        y: np.ndarray,
-        antialias: bool = True,
-        connect: str | np.ndarray = "all",
-    ) -> None:
-        """``connect``: ``"all"`` (a polyline), ``"pairs"`` (points 0–1, 2–3, …) or, as in
-        pyqtgraph, a boolean array: ``connect[i]`` draws the segment from point ``i`` to
-        ``i + 1`` (several polylines in one item)."""
-        self.xData = np.asarray(x, dtype=np.float64)
-        self.yData = np.asarray(y, dtype=np.float64)
-        if not isinstance(connect, str):
-            connect = np.asarray(connect, dtype=bool)
-            if connect.shape != self.xData.shape:
-                raise ValueError(
-                    f"connect must have one flag per point ({self.xData.shape}), "
-                    f"got {connect.shape}"
-                )
-        self.opts["antialias"], self.opts["connect"] = antialias, connect
-        self.geometry_changed()
-
-    def getData(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.xData, self.yData
-
-    def points(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.xData, self.yData
-
-    def reach(self) -> float:
-        return (
-            0.5 * float(self.opts["pen"].widthF()) + 2.0
-        )  # square caps reach w/2·√2 past the ends
-
-    def minimum_points(self) -> int:
-        return 2
-
-    def paint(
-        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        if len(self.xData) < 2:
-            return
-        self._device_lines(p.transform())
-        p.resetTransform()
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, bool(self.opts["antialias"]))
-        p.setPen(self.opts["pen"])
-        p.drawLines(*self._lines.drawargs())
-
-    def _device_lines(self, t: QTransform) -> None:
-        """Fill :attr:`_lines` with the segments to draw, in device pixels (``t``: the
-        painter's transform)."""
-        x, y = self.xData, self.yData
-        xs = t.m11() * x + t.m21() * y + t.dx()
-        ys = t.m12() * x + t.m22() * y + t.dy()
-        connect = self.opts["connect"]
-        if not isinstance(connect, str):
-            keep = connect[:-1]
-            self._lines.resize(int(np.count_nonzero(keep)))
-            lines = self._lines.ndarray()
-            lines[:, 0], lines[:, 1] = xs[:-1][keep], ys[:-1][keep]
-            lines[:, 2], lines[:, 3] = xs[1:][keep], ys[1:][keep]
-        elif connect == "pairs":
-            n = len(xs) // 2
-            self._lines.resize(n)
-            lines = self._lines.ndarray()
-            lines[:, 0], lines[:, 1] = xs[0 : 2 * n : 2], ys[0 : 2 * n : 2]
-            lines[:, 2], lines[:, 3] = xs[1 : 2 * n : 2], ys[1 : 2 * n : 2]
-        else:
-            self._lines.resize(len(xs) - 1)
-            lines = self._lines.ndarray()
-            lines[:, 0], lines[:, 1] = xs[:-1], ys[:-1]
-            lines[:, 2], lines[:, 3] = xs[1:], ys[1:]
-
-
-class PixelText(PaddedItem):
-    """A short rich text centred on a data point, drawn from its kept pixels.
-
-    What ``pg.TextItem(anchor=(0.5, 0.5))`` shows (the text's document, margins included,
-    centred on the point, upright and unscaled whatever the view), cheaper for a note that
-    follows the data: pyqtgraph's lays the document out and draws it at every repaint of the
-    plot, and maps a new transform at each move; this one renders the document once per text,
-    font, colour and pixel ratio (:attr:`renders` counts it), and a move only changes its
-    point. Drawn at whole device pixels.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._xy = (np.zeros(1), np.zeros(1))
-        self._html = ""
-        self._font = QFont()
-        self._colour = QColor("black")
-        self._size: tuple[float, float] | None = None
-        self._pixmap: QPixmap | None = None
-        self.renders = 0
-
-    def set_html(self, html: str) -> None:
-        if html != self._html:
-            self._html = html
-            self._forget()
-
-    def html(self) -> str:
-        return self._html
-
-    def set_style(self, font: QFont, colour: QColor) -> None:
-        self._font, self._colour = QFont(font), QColor(colour)
-        self._forget()
-
-    def place(self, x: float, y: float) -> None:
-        """Centre the text on the data point ``(x, y)``."""
-        if (x, y) != (float(self._xy[0][0]), float(self._xy[1][0])):
-            self._xy = (np.array([x], dtype=np.float64), np.array([y], dtype=np.float64))
-            self.geometry_changed()
-
-    def point(self) -> tuple[float, float]:
-        return float(self._xy[0][0]), float(self._xy[1][0])
-
-    def _forget(self) -> None:
-        self._size, self._pixmap = None, None
-        self.geometry_changed()
-
-    def _document(self) -> QTextDocument:
-        doc = QTextDocument()
-        doc.setDefaultFont(self._font)
-        doc.setHtml(self._html)
-        return doc
-
-    def text_size(self) -> tuple[float, float]:
-        """Width and height (pixels) of the text's document, margins included."""
-        if self._size is None:
-            size = self._document().size()
-            self._size = (size.width(), size.height())
-        return self._size
-
-    def points(self) -> tuple[np.ndarray, np.ndarray]:
-        return self._xy
-
-    def reach(self) -> float:
-        w, h = self.text_size()
-        return 0.5 * math.hypot(w, h) + 1.0  # any direction: the rectangle's half diagonal
-
-    def paint(
-        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        if not self._html:
-            return
-        ratio = p.device().devicePixelRatioF()
-        pixmap = self._pixmap
-        if pixmap is None or pixmap.devicePixelRatioF() != ratio:
-            pixmap = self._pixmap = self._render(ratio)
-        w, h = self.text_size()
-        at = p.transform().map(QPointF(*self.point()))
-        p.save()
-        p.resetTransform()
-        p.drawPixmap(QPointF(round(at.x() - w / 2), round(at.y() - h / 2)), pixmap)
-        p.restore()
-
-    def _render(self, ratio: float) -> QPixmap:
-        doc = self._document()
-        w, h = self.text_size()
-        pixmap = QPixmap(max(1, math.ceil(w * ratio)), max(1, math.ceil(h * ratio)))
-        pixmap.setDevicePixelRatio(ratio)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(pixmap)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-        ctx = QAbstractTextDocumentLayout.PaintContext()
-        ctx.palette.setColor(QPalette.ColorRole.Text, self._colour)
-        doc.documentLayout().draw(painter, ctx)
-        painter.end()
-        self.renders += 1
-        return pixmap
-
-
 def pixel_text(
     book: StyleBook, plot: pg.PlotWidget, role: str = "ink", kind: str = "text"
 ) -> PixelText:
@@ -1394,39 +553,3 @@ def cache_texts(plot: pg.PlotWidget) -> None:
     for item in plot.scene().items():
         if isinstance(item, QGraphicsTextItem) and not isinstance(item.parentItem(), pg.TextItem):
             item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-
-
-def render_in_colour(plot: pg.PlotWidget) -> None:
-    """Let the plot's images (a heat map, its colour bar) keep their rendered pixels in 32-bit
-    colour rather than 8-bit indices.
-
-    pyqtgraph renders a one-channel image through its colour map as an indexed image; Qt then
-    converts it to 32-bit colour at every paint, before scaling it onto the view (~0.35 ms a
-    paint of a 64 × 64 matrix, more for 512 × 512). Converted once when rendered, each paint
-    scales the colours directly, cell by cell (no smoothing, as Qt draws an indexed image).
-    """
-    for item in plot.scene().items():
-        if isinstance(item, pg.ImageItem) and not getattr(item, "_posenc_in_colour", False):
-            _render_in_colour(item)
-
-
-def _render_in_colour(item: pg.ImageItem) -> None:
-    render, paint = item.render, item.paint
-
-    def render_colour() -> None:
-        render()
-        image = item.qimage
-        if image is not None and image.format() == QImage.Format.Format_Indexed8:
-            fmt = (
-                QImage.Format.Format_ARGB32_Premultiplied
-                if image.hasAlphaChannel()
-                else QImage.Format.Format_RGB32
-            )
-            item.qimage = image.convertToFormat(fmt)
-
-    def paint_cells(p: QPainter, *args: object) -> None:
-        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-        paint(p, *args)
-
-    item.render, item.paint = render_colour, paint_cells
-    item._posenc_in_colour = True

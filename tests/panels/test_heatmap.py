@@ -793,7 +793,7 @@ def test_the_span_line_is_set_only_when_the_span_changes(panel: HeatmapPanel) ->
 def test_fast_axis_specs_are_pyqtgraphs(panel: HeatmapPanel) -> None:
     """The heatmap's position and dimension axes draw exactly what pyqtgraph would draw."""
 
-    from posenc_gui.widgets.styled import linear_tick_values
+    from posenc_gui.widgets.render.axis import linear_tick_values
 
     axes = [
         panel.heat_plot.getAxis("bottom"), panel.heat_plot.getAxis("left"),

@@ -20,6 +20,8 @@ from posenc_gui.state import ParamState
 from posenc_gui.state.registry import TAB_IDS
 from posenc_gui.widgets import style as style_mod
 from posenc_gui.widgets import styled
+from posenc_gui.widgets.render import HouseAxis
+from posenc_gui.widgets.render import axis as axis_mod
 
 
 def _grab(plot: object) -> np.ndarray:
@@ -129,7 +131,7 @@ def test_vertical_grid_lines_cover_the_pixels_of_their_rectangles(seed: int) -> 
             for x in xs:
                 painter.fillRect(QRectF(x - px / 2, top - py / 2, px, bottom - top + py), colour)
         else:
-            styled._vertical_lines(painter, painter.transform(), xs, top, bottom, colour)
+            axis_mod.vertical_lines(painter, painter.transform(), xs, top, bottom, colour)
         painter.end()
         images.append(image)
     assert images[0] == images[1]
@@ -181,10 +183,10 @@ def test_grid_lines_lie_under_the_data_at_the_ticks_in_their_colour_over_the_bac
     vb = plot.getPlotItem().getViewBox()
     background = QColor(book.style.color("background"))
     bottom = plot.getAxis("bottom")
-    grid = bottom.posenc_grid
+    grid = bottom.grid_lines
     ticks = [v for v in bottom.tickValues(0.0, 10.0, vb.width())[0][1] if 0.0 < v < 10.0]
     assert len(ticks) >= 3  # major ticks inside the view
-    pen_colour = bottom.posenc_drawing()[1][0].color()
+    pen_colour = bottom.drawing()[1][0].color()
     assert pen_colour.alpha() < 255  # pyqtgraph's grid pen is translucent
     expected = grid.opaque(pen_colour)
     assert expected.alpha() == 255 and expected != background
@@ -201,15 +203,10 @@ def test_grid_lines_lie_under_the_data_at_the_ticks_in_their_colour_over_the_bac
         assert rect.height() <= strip.height() + 30 and rect.width() <= strip.width() + 30
 
 
-def _pyqtgraphs_specs(axis: pg.AxisItem, p: QPainter) -> Any:
+def _pyqtgraphs_specs(axis: HouseAxis, p: QPainter) -> Any:
     """pyqtgraph's own specs, its labels kept within its own bounds of the axis (with a grid,
     the axis and the view; the house's axis is bounded by its strip, for its pixmap)."""
-    own = axis.boundingRect
-    axis.boundingRect = lambda: pg.AxisItem.boundingRect(axis)
-    try:
-        return pg.AxisItem.generateDrawSpecs(axis, p)
-    finally:
-        axis.boundingRect = own
+    return axis.pyqtgraph_specs(p)
 
 
 def test_house_axes_draw_the_specs_pyqtgraph_draws(qtbot: QtBot) -> None:
@@ -224,7 +221,6 @@ def test_house_axes_draw_the_specs_pyqtgraph_draws(qtbot: QtBot) -> None:
     item = plot.getPlotItem()
     for side in ("top", "right"):
         item.showAxis(side)
-        styled.fast_axis_lines(item.getAxis(side))
     plot.show()
     qtbot.waitExposed(plot)
     QApplication.processEvents()
@@ -261,13 +257,13 @@ def test_linear_axes_pick_pyqtgraphs_tick_values(qtbot: QtBot) -> None:
     axes = [plot.getAxis("left"), plot.getAxis("bottom"), bar.getAxis("right")]
     rng = np.random.default_rng(3)
     for axis in axes:
-        assert axis.tickValues.__name__ == "tick_values"  # the house's is installed
+        assert isinstance(axis, HouseAxis)  # the house's tick values
         for _ in range(60):
             lo, hi = sorted(rng.choice([-1, 1]) * 10.0 ** rng.uniform(-3, 3, size=2))
             size = float(rng.uniform(40, 900))
             for a, b in ((lo, hi), (hi, lo), (0.0, float(rng.integers(8, 513))), (-8.0, 0.0)):
                 want = pg.AxisItem.tickValues(axis, a, b, size)
-                assert styled.linear_tick_values(axis, a, b, size) == want, (a, b, size)
+                assert axis_mod.linear_tick_values(axis, a, b, size) == want, (a, b, size)
                 assert axis.tickValues(a, b, size) == want
     log_axis = plot.getAxis("left")
     plot.setLogMode(y=True)
@@ -290,10 +286,10 @@ def test_labels_of_one_shape_are_measured_once_in_a_font_of_equal_digits(qtbot: 
     axis = plot.getAxis("left")
     axis.range = [100.0, 160.0]
     compare_specs(axis, partial(_pyqtgraphs_specs, axis), "first")
-    assert any(v for v in styled._TABULAR.values())  # the style's tick font has equal digits
-    assert all(not any(c in "123456789" for c in text) for _, text in styled._LABEL_SIZES)
-    measured = len(styled._LABEL_SIZES)
+    assert any(v for v in axis_mod.TABULAR.values())  # the style's tick font has equal digits
+    assert all(not any(c in "123456789" for c in text) for _, text in axis_mod.LABEL_SIZES)
+    measured = len(axis_mod.LABEL_SIZES)
     for start in range(101, 130, 7):  # new numbers, same shapes: nothing measured anew
         axis.range = [float(start), float(start + 60)]
         assert compare_specs(axis, partial(_pyqtgraphs_specs, axis), start) > 0
-    assert len(styled._LABEL_SIZES) == measured
+    assert len(axis_mod.LABEL_SIZES) == measured

@@ -10,6 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from posenc_gui.widgets import style as style_mod
 from posenc_gui.widgets import styled
+from posenc_gui.widgets.render import PixelCurve
 
 # two rows: y = 0 from x = 0 to 10, then y = 10 from x = 0 to 10 (the second row starts at the
 # left again, so a segment joining the rows would cross the plot's centre diagonally)
@@ -63,6 +64,6 @@ def test_segments_drawn_as_connect_says(qtbot: QtBot, connect: object, joined: b
 
 
 def test_connect_array_must_match_the_points() -> None:
-    curve = styled.PixelCurve()
+    curve = PixelCurve()
     with pytest.raises(ValueError, match="one flag per point"):
         curve.setData(XS, YS, connect=np.ones(3, dtype=bool))
