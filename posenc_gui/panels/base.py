@@ -514,6 +514,8 @@ class Panel(QWidget):
         views later in the same flush see it already, so only those that ran before it are
         refreshed again — a view is never refreshed twice for its own change.
         """
+        if self._disposed:  # (a late signal of one of its items: it follows nothing now)
+            return
         if self._running is not None:
             self._raised.append((self._running, events))
             return
