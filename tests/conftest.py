@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -34,7 +35,40 @@ def qapp(qapp_args: list[str], tmp_path_factory: pytest.TempPathFactory) -> Iter
     import torch
 
     torch.set_num_threads(1)
+    # what the imports made lives as long as the process: the collector need not walk it again
+    # (a full collection then costs a fraction, and comes at the moments chosen below)
+    gc.collect()
+    gc.freeze()
     yield app
+
+
+@pytest.fixture(autouse=True)
+def dispose_panels() -> Iterator[None]:
+    """After each test: every panel it made and left open is disposed of (and deleted by Qt
+    when it has no parent), the widgets pytest-qt closed are deleted, and the test's young
+    garbage is collected here, between two tests,
+    rather than whenever a later allocation happens to trigger the collector — possibly inside a
+    Qt call of the next test, where freeing a Qt object a cycle held can deadlock."""
+    base = sys.modules.get("posenc_gui.panels.base")
+    before = set(base.live_panels()) if base is not None else set()
+    yield
+    base = sys.modules.get("posenc_gui.panels.base")
+    if base is not None:
+        import shiboken6
+
+        for panel in base.live_panels():
+            if panel in before:
+                continue
+            panel.dispose()
+            if shiboken6.isValid(panel) and panel.parent() is None:
+                panel.deleteLater()
+    if "PySide6.QtWidgets" in sys.modules:
+        from PySide6.QtCore import QEvent
+        from PySide6.QtWidgets import QApplication
+
+        if QApplication.instance() is not None:  # what pytest-qt closed, and the above
+            QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect(1)
 
 
 @pytest.fixture

@@ -126,7 +126,7 @@ def test_pause_leaves_the_state_where_it_stopped(
     assert w.animation_bar.play_button.text().endswith("Play")
     w.animation_bar.play_button.click()
     assert a.is_playing() and w.animation_bar.play_button.text().endswith("Pause")
-    qtbot.waitUntil(lambda: a.frames >= 5, timeout=3000)
+    qtbot.waitUntil(lambda: a.frames >= 5, timeout=60_000)
     w.animation_bar.play_button.click()
     assert not a.is_playing()
     stopped = state.get("cursor")

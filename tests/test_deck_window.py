@@ -107,7 +107,7 @@ def test_bundled_deck_end_to_end_with_the_keyboard(
     qtbot.keyClick(w.tabs.tabBar(), Qt.Key.Key_Space)
     assert w.animator.is_playing()
     qtbot.waitUntil(lambda: w.session.state(tab).values()[name] != deck.steps[0].values()[name],
-                    timeout=3000)  # fmt: skip
+                    timeout=60_000)  # fmt: skip
     qtbot.keyClick(w.tabs.tabBar(), Qt.Key.Key_Space)
     assert not w.animator.is_playing()
     stopped = w.session.state(tab).values()

@@ -9,11 +9,21 @@ After a state change only the views whose inputs changed are refreshed, once per
 whatever the number of changes (the application's :class:`RefreshScheduler` coalesces them:
 the latest value wins, stale work never queues). A style change re-styles every item built
 through :mod:`posenc_gui.widgets.styled` and refreshes every view (formulas carry colours).
+
+A panel's life ends deterministically, never when the garbage collector runs: :meth:`Panel.dispose`
+(called when a panel shown as its own window is closed, when Qt destroys it with its parent, and
+when the application quits) stops its background work, disconnects it from its state and the
+style hub, unbinds its controls and empties its style book (whose callbacks refer to the panel),
+so that nothing outside refers to it and its plot items' menus are deleted with it by Qt (see
+:mod:`posenc_gui.widgets.lifetime`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
+import warnings
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -21,8 +31,9 @@ from typing import Any, ClassVar
 import pyqtgraph as pg
 import shiboken6
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QCloseEvent, QResizeEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QGridLayout,
     QHBoxLayout,
@@ -36,9 +47,10 @@ from posenc_gui.state import ParamError, ParamState, TabModel
 from posenc_gui.widgets import style as style_mod
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.controls import ControlGroup
+from posenc_gui.widgets.lifetime import adopt_orphans, on_destroyed
 from posenc_gui.widgets.style import Style, StyleBook
 from posenc_gui.widgets.styled import MIN_PLOT_HEIGHT, configure, move_line
-from posenc_gui.widgets.views import Context, Series, View, ViewSet
+from posenc_gui.widgets.views import Context, Memo, Series, View, ViewSet
 
 #: The side column never gets narrower than this (pixels at scale 1) while shown.
 SIDE_MIN_WIDTH = 330
@@ -267,10 +279,14 @@ class Panel(QWidget):
         self.side_scroll: QScrollArea | None = None
         self._fitted_need = -1  # the controls column's needed width when it was last fitted
         self.plot_grid: ReflowGrid | None = None
+        self._disposed = False
         self.build()
         self.state.changed.connect(self._on_state_changed)
         self.hub.changed.connect(self._on_style_changed)
-        self.destroyed.connect(self._disconnect)
+        # the safety net: a panel Qt destroys (with its window) lets go of everything too
+        on_destroyed(self, self, Panel.dispose)
+        _track(self)
+        adopt_orphans(self)
         self.refresh_all()
 
     # -- subclass API -------------------------------------------------------------------------
@@ -283,14 +299,22 @@ class Panel(QWidget):
         self.viewset.add_derived(name, inputs, compute)
 
     def view(
-        self, name: str, widget: object, inputs: Iterable[str], refresh: Callable[[Context], None]
+        self,
+        name: str,
+        widget: object,
+        inputs: Iterable[str],
+        refresh: Callable[[Context], None],
+        *,
+        key: Callable[[Context], object] | None = None,
     ) -> View:
         """Declare a view: ``refresh(ctx)`` runs when one of ``inputs`` changed.
 
         ``inputs`` are parameter names, derived names (incl. the model's read-out groups) and
-        event names (see :meth:`invalidate`).
+        event names (see :meth:`invalidate`). ``key(ctx)`` (optional) says what the view shows:
+        when it is unchanged since the view's last run (and the style too), the view is not run
+        (see :mod:`posenc_gui.widgets.views`).
         """
-        return self.viewset.add_view(View(name, widget, inputs, refresh))
+        return self.viewset.add_view(View(name, widget, inputs, refresh, key))
 
     def controls(self, title: str, *names: str) -> ControlGroup:
         """A group of bound controls for ``names``; rejected input goes to :attr:`message`."""
@@ -348,22 +372,51 @@ class Panel(QWidget):
     def _side_moved(self, *_: object) -> None:
         self._side_dragged = True  # the user's split wins from now on (until a style change)
 
-    def __del__(self) -> None:
-        """A panel nobody refers to any more is deleted at the next turn of the event loop.
+    # -- lifetime -------------------------------------------------------------------------------
+    def stop_work(self) -> None:
+        """Cancel the panel's background work and wait for its threads to finish (the panel
+        stays usable: work asked for later starts again). Default: there is none."""
 
-        A panel is part of reference cycles (its style book's callbacks refer to it), so the
-        garbage collector frees it — and Qt deletes its widgets — whenever a collection happens
-        to run: possibly inside a paint of one of its own plots (an allocation in an item's
-        ``paint``), which then goes on with deleted objects (a segfault). Kept alive here, it
-        is deleted from the event loop instead, between two events. (A panel inside the
-        window belongs to the tab widget and is deleted with it, never by the collector.)
+    def dispose(self) -> None:
+        """End the panel's life now (idempotent): stop its background work, disconnect it from
+        its state and the style hub, unbind its controls, empty its style book (its callbacks
+        refer to the panel and its items) and forget a pending refresh. The panel shows what
+        it showed and no longer follows its state or the style.
+
+        Called when a panel shown as its own window is closed, when Qt destroys the panel
+        (with its window) and when the application quits; a panel that is never closed nor
+        destroyed stays alive (as a window does), whatever refers to it.
         """
-        try:
-            if shiboken6.isValid(self):
-                _unreferenced.append(self)
-                QTimer.singleShot(0, _delete_unreferenced)
-        except Exception:  # the interpreter is shutting down: nothing is painted any more
-            pass
+        if self._disposed:
+            return
+        self._disposed = True
+        _live.discard(self)
+        self.stop_work()
+        self.state.changed.disconnect(self._on_state_changed)
+        # (a panel Qt destroys has lost its connections already)
+        if shiboken6.isValid(self) and shiboken6.isValid(self.hub):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
+                with contextlib.suppress(RuntimeError, TypeError, SystemError):
+                    self.hub.changed.disconnect(self._on_style_changed)
+        self.scheduler.cancel(self)
+        if shiboken6.isValid(self):  # (when Qt destroys the panel its children are gone)
+            for group in self.findChildren(ControlGroup):
+                group.dispose()
+            adopt_orphans(self)  # menus made since (an image's, on a right click)
+        self.book.clear()
+
+    @property
+    def disposed(self) -> bool:
+        """Whether :meth:`dispose` ran."""
+        return self._disposed
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """A panel shown as its own window ends its life when closed (a tab is not closed:
+        its window disposes of it when destroyed)."""
+        super().closeEvent(event)
+        if event.isAccepted() and self.isWindow():
+            self.dispose()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (
@@ -461,6 +514,8 @@ class Panel(QWidget):
         views later in the same flush see it already, so only those that ran before it are
         refreshed again — a view is never refreshed twice for its own change.
         """
+        if self._disposed:  # (a late signal of one of its items: it follows nothing now)
+            return
         if self._running is not None:
             self._raised.append((self._running, events))
             return
@@ -474,11 +529,6 @@ class Panel(QWidget):
         self.book.apply(st)
         self._all_dirty = True
         self.scheduler.request(self)
-
-    def _disconnect(self, *_: object) -> None:
-        self.state.changed.disconnect(self._on_state_changed)
-        self.hub.changed.disconnect(self._on_style_changed)
-        self.scheduler.cancel(self)
 
     #: Lines whose pixels are kept on the steps that leave them alone and that are drawn
     #: directly on the steps that set them (see :func:`styled.keep_pixels`).
@@ -510,11 +560,12 @@ class Panel(QWidget):
         self._all_dirty = False
         start = time.perf_counter()
         values = self.state.values()
+        memo = Memo(values)  # each derived quantity is looked up once in this refresh
         st = self.book.style
         try:
             for i, v in enumerate(views):
                 self._running = i
-                v.run(self.viewset.context_for(v, values, st))
+                v.run(self.viewset.context_for(v, values, st, memo))
         finally:
             self._running = None
         ran = {v.name: i for i, v in enumerate(views)}
@@ -546,13 +597,30 @@ def _group_compute(group: Any) -> Callable[[Context], Any]:
     return lambda ctx: group(ctx.values)
 
 
-#: Panels the garbage collector found unreferenced, deleted at the next event-loop turn.
-_unreferenced: list[Panel] = []
+#: Panels alive: from construction to :meth:`Panel.dispose`. Held strongly, so a panel's end
+#: never depends on when the garbage collector runs (a parentless panel freed by it would be
+#: deleted by Qt in the middle of whatever Qt call the collection interrupted).
+_live: set[Panel] = set()
+_quit_hooked: weakref.ref[QApplication] | None = None
 
 
-def _delete_unreferenced() -> None:
-    """Delete the panels collected since the last turn (see :meth:`Panel.__del__`)."""
-    while _unreferenced:
-        panel = _unreferenced.pop()
-        if shiboken6.isValid(panel):
-            shiboken6.delete(panel)
+def _track(panel: Panel) -> None:
+    """Keep ``panel`` alive until disposed; dispose of the live panels when the app quits
+    (their worker threads would otherwise hold the interpreter's exit)."""
+    global _quit_hooked
+    _live.add(panel)
+    app = QApplication.instance()
+    if app is not None and (_quit_hooked is None or _quit_hooked() is not app):
+        app.aboutToQuit.connect(dispose_all)
+        _quit_hooked = weakref.ref(app)  # type: ignore[arg-type]
+
+
+def live_panels() -> list[Panel]:
+    """The panels not disposed of yet."""
+    return list(_live)
+
+
+def dispose_all() -> None:
+    """Dispose of every live panel (the application quits; a test session ends)."""
+    for panel in list(_live):
+        panel.dispose()

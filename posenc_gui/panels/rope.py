@@ -143,7 +143,6 @@ class RopePanel(Panel):
         self.skipped: Counter[str] = Counter()
         self._relay = _Relay(self)
         self._relay.done.connect(self._on_bound_done)
-        self.destroyed.connect(self._stop_worker)
 
         self._qk_made: tuple[tuple[Any, ...], tuple[torch.Tensor, torch.Tensor]] | None = None
         self.derive("qk", VECTOR_INPUTS, self._make_qk)
@@ -877,20 +876,24 @@ class RopePanel(Panel):
     def _on_bound_done(self) -> None:
         self.invalidate("bound_ready")
 
-    def _stop_worker(self, *_: object) -> None:
+    def stop_work(self) -> None:
+        """Cancel the background bound (the running job stops at its next block) and the
+        curve job, and wait for both threads to end; later requests start new ones."""
         self._bound_want = None
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-        if self._curve_pool is not None:
-            self._curve_pool.shutdown(wait=False, cancel_futures=True)
+        for pool in (self._executor, self._curve_pool):
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+        self._executor = self._curve_pool = None
+        self._bound_future = None
 
-    def settle(self, timeout: float = 60.0) -> None:
-        """Finish background work now and refresh (rendering, tests, exports)."""
+    def settle(self) -> None:
+        """Finish background work now and refresh (rendering, tests, exports): the bound still
+        wanted is computed here, at the GUI thread's priority (the worker, at the lowest one,
+        may wait long for a core on a busy machine) and the worker's job is cancelled."""
         self.flush()  # pending changes first: they decide which bound is wanted
-        if self._bound_future is not None:
-            self._bound_future.result(timeout)
         want = self._bound_want
         if want is not None and want not in self._bound_results:
+            self._bound_want = None  # the running job stops at its next block
             self._compute_bound(want, wanted=False)
         self.invalidate("bound_ready")
         self.flush()

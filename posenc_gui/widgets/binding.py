@@ -3,7 +3,10 @@
 State -> widget writes happen with the widget's signals blocked (no echo back into the state);
 widget -> state only assigns the value. A value the state rejects is reported through
 ``on_error`` and the widget snaps back to the state's value, so bad input changes nothing.
-The state connection is dropped when the widget is destroyed.
+
+The state holds the binding (and through it the widget) until :meth:`Binding.disconnect`: its
+owner calls it when it closes (``ControlGroup.dispose``), and the widget's ``destroyed`` signal
+calls it too, so a state that outlives its widgets (a session's) never keeps them alive.
 """
 
 from __future__ import annotations
@@ -16,6 +19,83 @@ from PySide6.QtCore import QObject, QSignalBlocker, SignalInstance
 from posenc_gui.state import ParamError, ParamState, Value
 
 
+class Binding:
+    """One widget bound to one value of a state; :meth:`disconnect` ends it."""
+
+    __slots__ = ("__weakref__", "_on_error", "_on_limits", "_read", "_seen", "_slot", "_write",
+                 "name", "state", "widget")  # fmt: skip
+
+    def __init__(
+        self,
+        state: ParamState,
+        name: str,
+        widget: QObject,
+        read: Callable[[], Value],
+        write: Callable[[Value], None],
+        on_error: Callable[[str], None] | None,
+        on_limits: Callable[[], None] | None,
+    ) -> None:
+        self.state, self.name, self.widget = state, name, widget
+        self._read, self._write = read, write
+        self._on_error, self._on_limits = on_error, on_limits
+        self._seen: object = None  # the state's limits token last applied
+        # the state holds a plain function (held strongly) until disconnect
+        self._slot: Callable[[str, object], None] | None = self._on_state_slot()
+
+    def _on_state_slot(self) -> Callable[[str, object], None]:
+        def on_state(changed: str, value: object) -> None:
+            self._limits()
+            if changed == self.name:
+                self.to_widget(self.state.get(self.name))
+
+        return on_state
+
+    @property
+    def connected(self) -> bool:
+        """Whether the state still drives the widget."""
+        return self._slot is not None
+
+    def to_widget(self, value: Value) -> None:
+        """Show ``value`` in the widget without echoing it back."""
+        blocker = QSignalBlocker(self.widget)
+        try:
+            self._write(value)
+        finally:
+            blocker.unblock()
+
+    def from_widget(self, *_: Any) -> None:
+        """The widget changed: set its value on the state (or snap back if refused)."""
+        if self._slot is None:
+            return
+        state, name = self.state, self.name
+        try:
+            state.set(name, self._read())
+        except ParamError as err:
+            if self._on_error is not None:
+                self._on_error(str(err))
+            self.to_widget(state.get(name))
+            return
+        if self._read() != state.get(name):
+            # a coupling rule or a clamp kept another value (no change, no signal): show it
+            self.to_widget(state.get(name))
+
+    def _limits(self) -> None:
+        token = self.state.limits_token()
+        if self._on_limits is not None and token is not self._seen:  # the limits moved
+            self._seen = token
+            blocker = QSignalBlocker(self.widget)
+            try:
+                self._on_limits()
+            finally:
+                blocker.unblock()
+
+    def disconnect(self, *_: Any) -> None:
+        """Stop following the state (idempotent); the widget keeps what it shows."""
+        if self._slot is not None:
+            self.state.changed.disconnect(self._slot)
+            self._slot = None
+
+
 def bind_value(
     state: ParamState,
     name: str,
@@ -26,56 +106,18 @@ def bind_value(
     signal: SignalInstance,
     on_error: Callable[[str], None] | None = None,
     on_limits: Callable[[], None] | None = None,
-) -> None:
-    """Keep ``widget`` and ``state[name]`` equal in both directions.
+) -> Binding:
+    """Keep ``widget`` and ``state[name]`` equal in both directions; the :class:`Binding`.
 
     ``read`` returns the widget's value, ``write`` shows a value in it, ``signal`` is the
     widget's user-change signal. ``on_limits`` (optional) is called on every state change so
     the widget can narrow its range to dynamic limits.
     """
-
-    def to_widget(value: Value) -> None:
-        blocker = QSignalBlocker(widget)
-        try:
-            write(value)
-        finally:
-            blocker.unblock()
-
-    def from_widget(*_: Any) -> None:
-        try:
-            state.set(name, read())
-        except ParamError as err:
-            if on_error is not None:
-                on_error(str(err))
-            to_widget(state.get(name))
-            return
-        if read() != state.get(name):
-            # a coupling rule or a clamp kept another value (no change, no signal): show it
-            to_widget(state.get(name))
-
-    seen: list[object] = [None]  # the state's limits token last applied
-
-    def limits() -> None:
-        token = state.limits_token()
-        if on_limits is not None and token is not seen[0]:  # the limits moved
-            seen[0] = token
-            blocker = QSignalBlocker(widget)
-            try:
-                on_limits()
-            finally:
-                blocker.unblock()
-
-    def on_state(changed: str, value: object) -> None:
-        limits()
-        if changed == name:
-            to_widget(state.get(name))
-
-    signal.connect(from_widget)
-    state.changed.connect(on_state)
-
-    def disconnect(*_: Any) -> None:
-        state.changed.disconnect(on_state)
-
-    widget.destroyed.connect(disconnect)
-    limits()
-    to_widget(state.get(name))
+    binding = Binding(state, name, widget, read, write, on_error, on_limits)
+    assert binding._slot is not None
+    signal.connect(binding.from_widget)
+    state.changed.connect(binding._slot)
+    widget.destroyed.connect(binding.disconnect)
+    binding._limits()
+    binding.to_widget(state.get(name))
+    return binding

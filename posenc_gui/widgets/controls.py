@@ -48,7 +48,7 @@ from PySide6.QtWidgets import (
 
 from posenc_gui.state import Param, ParamError, ParamState, Value
 from posenc_gui.state.params import Scale
-from posenc_gui.widgets.binding import bind_value
+from posenc_gui.widgets.binding import Binding, bind_value
 
 SLIDER_STEPS = 1000
 
@@ -410,7 +410,7 @@ class FloatField(_TypedField, QDoubleSpinBox):
 
 
 class ControlGroup(QGroupBox):
-    """A titled grid of labelled controls bound to one state."""
+    """A titled grid of labelled controls bound to one state (until :meth:`dispose`)."""
 
     def __init__(
         self,
@@ -428,6 +428,14 @@ class ControlGroup(QGroupBox):
         self.grid.setVerticalSpacing(4)
         self.widgets: dict[str, QWidget] = {}
         self._fields: list[IntField | FloatField] = []
+        self._bindings: list[Binding] = []
+
+    def dispose(self) -> None:
+        """Unbind every control from the state (the owner closes): the state no longer refers
+        to the group's widgets and they no longer write to it."""
+        for binding in self._bindings:
+            binding.disconnect()
+        self._bindings.clear()
 
     def _align_fields(self) -> None:
         """Give every value field of the group the width of the widest (fixed: see
@@ -554,17 +562,17 @@ class ControlGroup(QGroupBox):
         spin.entry.submit = submit
         spin.entry.restore = restore
 
-        bind_value(
+        self._bindings.append(bind_value(
             state, param.name, slider,
             read=lambda: holder["map"].from_slider(slider.value()),
             write=write_slider, signal=slider.valueChanged,
             on_error=self.on_error, on_limits=apply_limits,
-        )  # fmt: skip
-        bind_value(
+        ))  # fmt: skip
+        self._bindings.append(bind_value(
             state, param.name, spin,
             read=lambda: spin.value(), write=write_spin, signal=spin.valueChanged,
             on_error=self.on_error, on_limits=None,
-        )  # fmt: skip
+        ))  # fmt: skip
         self.grid.addWidget(self._label(param, spin), row, 0)
         self.grid.addWidget(slider, row, 1)
         self.grid.addWidget(spin, row, 2)
@@ -582,11 +590,11 @@ class ControlGroup(QGroupBox):
         def write(value: Value) -> None:
             combo.setCurrentIndex(combo.findData(value))
 
-        bind_value(
+        self._bindings.append(bind_value(
             self.state, param.name, combo,
             read=lambda: str(combo.currentData()), write=write,
             signal=combo.currentIndexChanged, on_error=self.on_error,
-        )  # fmt: skip
+        ))  # fmt: skip
         self.grid.addWidget(self._label(param, combo), row, 0)
         self.grid.addWidget(combo, row, 1, 1, 2)
         self.widgets[f"{param.name}_combo"] = combo
@@ -596,11 +604,11 @@ class ControlGroup(QGroupBox):
         check.setObjectName(f"{param.name}_check")
         check.setAccessibleName(param.label)
         check.setToolTip(_tooltip(param))
-        bind_value(
+        self._bindings.append(bind_value(
             self.state, param.name, check,
             read=check.isChecked, write=lambda v: check.setChecked(bool(v)),
             signal=check.toggled, on_error=self.on_error,
-        )  # fmt: skip
+        ))  # fmt: skip
         self.grid.addWidget(check, row, 0, 1, 3)
         self.widgets[f"{param.name}_check"] = check
 

@@ -282,16 +282,23 @@ class StyleBook:
     """The styled items of one panel: each registers how it takes a :class:`Style`.
 
     ``add(fn)`` applies ``fn`` to the current style at once and again on every style change,
-    so an item built with a role keeps its meaning (and the current scale) forever.
+    so an item built with a role keeps its meaning (and the current scale) forever — until
+    :meth:`clear`. The callbacks usually refer to the panel and its items (``lambda st:
+    item.setPen(...)``), so a panel that holds its book is part of a reference cycle; its owner
+    clears the book when the panel ends (``Panel.dispose``), which breaks every such cycle at a
+    known moment rather than whenever the garbage collector runs.
     """
 
     def __init__(self, style: Style) -> None:
         self.style = style
         self._appliers: list[Callable[[Style], None]] = []
+        self._closed = False
 
     def add(self, fn: Callable[[Style], None]) -> None:
-        """Register ``fn`` and apply it to the current style."""
-        self._appliers.append(fn)
+        """Register ``fn`` and apply it to the current style (a cleared book applies it once
+        and keeps nothing)."""
+        if not self._closed:
+            self._appliers.append(fn)
         fn(self.style)
 
     def apply(self, style: Style) -> None:
@@ -299,6 +306,11 @@ class StyleBook:
         self.style = style
         for fn in self._appliers:
             fn(style)
+
+    def clear(self) -> None:
+        """Forget every callback, for good (the items keep their look)."""
+        self._closed = True
+        self._appliers.clear()
 
     def __len__(self) -> int:
         return len(self._appliers)

@@ -9,6 +9,19 @@ only when one of them changed. What a view shows is recorded as named arrays
 *Derived* quantities (a read-out group of the tab's model, a tensor several views plot) declare
 their inputs too and are computed at most once per change, on first use.
 
+Two ways to do less work in a refresh, both kept here rather than in the panels:
+
+- **Memo per refresh.** The views of one refresh share a :class:`Memo`: each derived quantity is
+  looked up once (the lookup builds its inputs' key) and the same object is handed to every view,
+  to its key and to its refresh.
+- **Keys.** A view may declare ``key(ctx)``: what it shows, as a value (numbers, strings, the
+  derived quantities it shows). When an input changed but the key (and the style) did not — a
+  typed component while the vectors are random, a zoom that keeps the same columns — the view is
+  not run: it records the arrays of its last run again (its data stays complete) and touches no
+  item, so nothing is set and nothing repaints. Keys compare with :func:`same_key`: arrays by
+  identity or content, :class:`Same` by identity only (a cached array whose identity says it is
+  unchanged: comparing its content would cost what the key saves).
+
 During a refresh a view sees a :class:`Context`: reading a parameter or a derived quantity it did
 not declare raises :class:`KeyError`, so a forgotten input is a failing test, not a stale plot.
 This module holds the bookkeeping only (names, caches, arrays); the Qt side — scheduling,
@@ -51,8 +64,56 @@ class Derived:
     compute_count: int = 0
 
 
+class Same:
+    """A key part equal to another ``Same`` holding the very same object (and nothing else).
+
+    For values kept by identity (a cached array handed out again while unchanged): comparing
+    their content would cost what the key saves, and numpy arrays have no plain ``==``.
+    """
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: object) -> None:
+        self.obj = obj
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.obj is self.obj
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Same({type(self.obj).__name__} at {id(self.obj):#x})"
+
+
+def same_key(a: object, b: object) -> bool:
+    """Whether two view keys are equal: tuples, lists and dicts item by item, numpy arrays by
+    identity or shape, type and content, anything else by ``==``. Values that cannot say
+    (a tensor's ``==`` is a tensor) count as different: the view runs, never shows stale data."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple | list):
+        assert isinstance(b, tuple | list)
+        return len(a) == len(b) and all(same_key(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        assert isinstance(b, dict)
+        return a.keys() == b.keys() and all(same_key(v, b[k]) for k, v in a.items())
+    if isinstance(a, np.ndarray):
+        assert isinstance(b, np.ndarray)
+        return a.shape == b.shape and a.dtype == b.dtype and bool(np.array_equal(a, b))
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError, RuntimeError):
+        return False
+
+
 class View:
-    """A named part of a panel that refreshes only when one of its inputs changed."""
+    """A named part of a panel that refreshes only when one of its inputs changed.
+
+    ``key`` (optional) says what the view shows: when it returns what it returned at the last
+    run (with the same style), the view is not run again (see the module's docstring).
+    """
 
     def __init__(
         self,
@@ -60,24 +121,45 @@ class View:
         widget: object,
         inputs: Iterable[str],
         refresh: Callable[[Context], None],
+        key: Callable[[Context], object] | None = None,
     ) -> None:
         self.name = name
         self.widget = widget
         self.inputs = frozenset(inputs)
         self._refresh = refresh
+        self._key = key
         #: Parameters this view reads, directly or through the derived quantities it uses.
         self.params: frozenset[str] = frozenset()
+        #: Runs of ``refresh`` (a run skipped for an unchanged key does not count).
         self.refresh_count = 0
+        #: Runs skipped because the key had not changed.
+        self.skip_count = 0
         self._data: dict[str, Series] = {}
+        self._shown: tuple[object] | None = None  # (key,) of the last run, None: run next time
 
     def __repr__(self) -> str:
         return f"View({self.name!r}, inputs={sorted(self.inputs)})"
 
-    def run(self, ctx: Context) -> None:
-        """Refresh now (the panel calls this when an input changed)."""
+    def run(self, ctx: Context) -> bool:
+        """Refresh now (the panel calls this when an input changed); a view with a key whose
+        value did not change keeps what it shows. Whether ``refresh`` ran."""
+        if self._key is not None:
+            key = (ctx.style, self._key(ctx))
+            if self._shown is not None and same_key(self._shown[0], key):
+                self.skip_count += 1
+                return False
+            self._shown = None  # a refresh that raises leaves no key behind
         self._data = {}
         self._refresh(ctx)
         self.refresh_count += 1
+        if self._key is not None:
+            self._shown = (key,)
+        return True
+
+    def forget(self) -> None:
+        """Run at the next refresh whatever the key (what the view shows was changed outside
+        its refresh)."""
+        self._shown = None
 
     def record(self, name: str, values: object, label: str, unit: str = "") -> None:
         """Remember an array (or number) this view shows under ``name``."""
@@ -89,11 +171,38 @@ class View:
         return dict(self._data)
 
 
+class Memo:
+    """The derived quantities looked up during one refresh of a panel, by name.
+
+    Every view of the refresh sees the same parameter values, so a quantity looked up once
+    (its inputs' key built, compared, perhaps computed) is the same for all of them: later
+    lookups return it from here. A new refresh starts a new memo.
+    """
+
+    __slots__ = ("_found", "lookups", "values")
+
+    def __init__(self, values: Mapping[str, Value]) -> None:
+        self.values = values
+        self._found: dict[str, Any] = {}
+        #: Lookups that reached the derived quantity (its key was built), by name.
+        self.lookups: dict[str, int] = {}
+
+    def get(self, name: str, look_up: Callable[[], Any]) -> Any:
+        """The value of ``name`` in this refresh (``look_up()`` the first time)."""
+        try:
+            return self._found[name]
+        except KeyError:
+            self.lookups[name] = self.lookups.get(name, 0) + 1
+            value = self._found[name] = look_up()
+            return value
+
+
 class Context:
     """What one refresh (of a view or a derived quantity) may read.
 
     ``ctx.values`` holds only the declared parameters; ``ctx[name]`` returns a declared derived
-    quantity (computed once per change); ``ctx.style`` is the current style.
+    quantity (computed once per change, looked up once per refresh when a :class:`Memo` is
+    shared); ``ctx.style`` is the current style.
     """
 
     def __init__(
@@ -104,6 +213,7 @@ class Context:
         derived: Mapping[str, Derived],
         style: Style,
         view: View | None = None,
+        memo: Memo | None = None,
     ) -> None:
         self.owner = owner
         self.values = Inputs(values, declared, owner)
@@ -112,15 +222,22 @@ class Context:
         self._derived = derived
         self.style = style
         self.view = view
+        self.memo = memo if memo is not None and memo.values is values else Memo(values)
 
     def __getitem__(self, name: str) -> Any:
         if name not in self._declared:
             raise KeyError(f"{self.owner} uses {name!r} but does not declare it as an input")
         d = self._derived[name]
+        return self.memo.get(name, lambda: self._look_up(d))
+
+    def _look_up(self, d: Derived) -> Any:
         key = tuple(repr(self._all[p]) for p in sorted(d.inputs))
         if d.key != key:
             declared = d.inputs | _derived_names(d, self._derived)
-            inner = Context(f"derived {name!r}", self._all, declared, self._derived, self.style)
+            inner = Context(
+                f"derived {d.name!r}", self._all, declared, self._derived, self.style,
+                memo=self.memo,
+            )  # fmt: skip
             d.value = d.compute(inner)
             d.key = key
             d.compute_count += 1
@@ -183,7 +300,10 @@ class ViewSet:
         names = set(changed)
         return [v for v in self.views.values() if v.params & names or v.inputs & names]
 
-    def context_for(self, view: View, values: Mapping[str, Value], style: Style) -> Context:
-        """The restricted context ``view`` refreshes with."""
+    def context_for(
+        self, view: View, values: Mapping[str, Value], style: Style, memo: Memo | None = None
+    ) -> Context:
+        """The restricted context ``view`` refreshes with; the views of one refresh share
+        ``memo`` (made for the same ``values``)."""
         declared = view.params | frozenset(n for n in view.inputs if n in self.derived)
-        return Context(f"view {view.name!r}", values, declared, self.derived, style, view)
+        return Context(f"view {view.name!r}", values, declared, self.derived, style, view, memo)

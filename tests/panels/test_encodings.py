@@ -42,22 +42,31 @@ def test_a_panel_without_a_reference_is_collected_safely(qtbot: QtBot) -> None:
     p.state.set("positions", 200)
 
 
-def test_an_unreferenced_panel_is_deleted_between_two_events() -> None:
-    """The collector only hands an unreferenced panel over (``Panel.__del__``); Qt deletes it
-    at the next turn of the event loop, never inside a paint."""
+def test_an_unreferenced_panel_lives_until_it_is_closed() -> None:
+    """The collector never ends a panel (it could run inside a paint of its plots, or inside
+    a Qt call): without a reference it lives on; closed, it is disposed of, and Qt deletes it
+    between two events."""
     import gc
+    import weakref
 
     import shiboken6
+    from PySide6.QtCore import QEvent
 
     p = PANEL(ParamState(PANEL.model))  # type: ignore[arg-type]
     p.resize(*SIZE)
     p.show()
     QApplication.processEvents()
     plot = p.heat_plot
+    ref = weakref.ref(p)
     del p
-    gc.collect()  # as if inside a paint: the widgets must survive the collection…
-    assert shiboken6.isValid(plot)
-    QApplication.processEvents()  # …and go at the next turn of the event loop
+    gc.collect()
+    panel = ref()
+    assert panel is not None and shiboken6.isValid(plot)
+    panel.close()
+    assert panel.disposed and len(panel.book) == 0
+    panel.deleteLater()
+    del panel
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert not shiboken6.isValid(plot)
 
 
