@@ -18,11 +18,13 @@ kept inside the view range (re-placed when a plot is resized: events ``rot_size`
 
 Frame time: every read-out of this tab changes its numbers at every step, so none is a rich
 text document (a table in one is laid out again in full for any new number, ~0.2 ms a table,
-and each edit repaints the document): the matrices are :class:`MatrixLine` s, the p/p′ table a
-:class:`GridTable`, the sentences :class:`RichLines` (wrapped, with sub- and superscripts), all
-painted from plain strings, each with its HTML as :meth:`text`. Arrows and arcs are house
-``PixelCurve`` s drawn as segments (arcs a segment per 3°), in ``kept_lines``; the RoPE cell
-numbers are one item (:class:`CellNumbers`).
+and each edit repaints the document): the matrices are ``MatrixLine`` s and the stack of parts
+a ``ReadoutStack`` (:mod:`posenc_gui.widgets.text.matrix`), the p/p′ table a ``GridTable``,
+the sentences ``RichLines`` (wrapped, with sub- and superscripts), all painted from plain
+strings, each with its HTML as :meth:`text`. Arrows and arcs are house ``PixelCurve`` s drawn
+as segments (arcs a segment per 3°), in ``kept_lines``; the RoPE cell numbers are one item
+(:class:`~posenc_gui.widgets.render.cells.CellTexts`), the labels of the arrows
+:class:`~posenc_gui.widgets.render.notes.Note` s (a text set again unchanged is kept).
 """
 
 from __future__ import annotations
@@ -32,15 +34,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QLineF, QPointF, QRectF, QSizeF, Qt
-from PySide6.QtGui import (
-    QBrush,
-    QColor,
-    QFont,
-    QFontMetricsF,
-    QPainter,
-    QPen,
-)
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QBrush, QFontMetricsF
 from PySide6.QtWidgets import QScrollArea, QVBoxLayout, QWidget
 
 from posenc_gui.panels.base import Cell, Panel
@@ -56,19 +51,12 @@ from posenc_gui.state.rotation import (
 )
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sci, sig
+from posenc_gui.widgets.render.cells import CellTexts
+from posenc_gui.widgets.render.items import Dots
+from posenc_gui.widgets.render.notes import note
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
-from posenc_gui.widgets.text import (
-    NBSP,
-    NOWRAP,
-    GridTable,
-    LiveText,
-    PaintedBlock,
-    RichLines,
-    Run,
-    Styled,
-    span,
-)
-from posenc_gui.widgets.text.painted import MARGIN, PAD, line_height
+from posenc_gui.widgets.text import NBSP, GridTable, LiveText, RichLines, Run, span
+from posenc_gui.widgets.text.matrix import MatrixLine, ReadoutStack
 from posenc_gui.widgets.views import Context
 
 ROT_RANGE = 2.95  # |v| <= 2·√2 ≈ 2.83
@@ -135,11 +123,9 @@ class RotationPanel(Panel):
         self.rv_arrow = _line(b, p, "key", "bold")
         self.rot_lines = (unit, self.norm_circle, self.arc, self.composed_arrow, self.v_arrow,
                           self.rv_arrow)  # fmt: skip
-        self.angle_text = styled.text(b, p, "accent", anchor=(0, 0))
-        self.v_text = styled.text(b, p, "query", anchor=(0.5, 0.5))
-        self.v_text.setText("v")
-        self.rv_text = styled.text(b, p, "key", anchor=(0.5, 0.5))
-        self.rv_text.setText("R(θ)v")
+        self.angle_text = note(b, p, "accent", anchor=(0, 0))
+        self.v_text = note(b, p, "query", anchor=(0.5, 0.5), text="v")
+        self.rv_text = note(b, p, "key", anchor=(0.5, 0.5), text="R(θ)v")
         self.v_target = self._target(p, "query", "Drag to move the vector v = (x, y)")
         self.rv_target = self._target(p, "key", "Drag to turn R(θ)v: sets the angle θ")
         self._bind_point(self.v_target, self._drag_v, self._shown_v)
@@ -182,16 +168,14 @@ class RotationPanel(Panel):
         self.pek_arrow = _line(b, p, PE_ROLES[1], "bold")
         self.pe_lines = (unit, self.pe_arc, self.pe_arc2, self.pe2_arrow, self.pe2k_arrow,
                          self.pe_arrow, self.pek_arrow)  # fmt: skip
-        self.pe_pred = Marks()
+        self.pe_pred = Dots()
         p.addItem(self.pe_pred)
         b.add(lambda st: self.pe_pred.set_style(
             st.marker("huge"), st.pen("ink", "line"), QBrush(Qt.BrushStyle.NoBrush)  # rings
         ))  # fmt: skip
         self.pe_texts = []
         for role, name in zip(PE_ROLES, PE_NAMES, strict=True):
-            t = styled.text(b, p, role, anchor=(0.5, 0.5))
-            t.setText(name)
-            self.pe_texts.append(t)
+            self.pe_texts.append(note(b, p, role, anchor=(0.5, 0.5), text=name))
         p.getPlotItem().getViewBox().sigResized.connect(lambda *_: self.invalidate("pe_size"))
         # the matrices and the table are painted (see MatrixLine), the sentences are read-outs
         self.pe_head = RichLines("pe_rotation_head", self, b, "legend")
@@ -224,7 +208,7 @@ class RotationPanel(Panel):
         self._rope_rect = -1  # the head dimension the image is placed for
         self.quadrant_lines = styled.curve(b, p, "guide", "normal", "dash", connect="finite")
         self.block_outline = styled.curve(b, p, "ink", "thick", connect="finite")
-        self.cell_numbers = CellNumbers()
+        self.cell_numbers = CellTexts()
         p.addItem(self.cell_numbers)
         b.add(lambda st: self.cell_numbers.set_style(st.font(CELL_FONT), st.qcolor("ink")))
         p.getPlotItem().getViewBox().sigResized.connect(lambda *_: self.invalidate("rope_size"))
@@ -301,7 +285,7 @@ class RotationPanel(Panel):
         _set_arrow(self.v_arrow, x, y, 0.16)
         self.norm_circle.setData(*styled.circle_xy(norm))
         _set_target(self.v_target, x, y)
-        _label_inside(self.v_text, self.rot_plot, x, y, 0.3)
+        self.v_text.place_beyond(x, y, 0.3)
         ctx.record("v", [x, y], "v = (x, y)")
         ctx.record("norm_v", norm, "|v| (radius of the dotted circle)")
 
@@ -316,11 +300,12 @@ class RotationPanel(Panel):
         arc = np.linspace(a0, a0 + theta, _arc_points(theta))
         ax, ay = rad * np.cos(arc), rad * np.sin(arc)
         self.arc.setData(ax, ay)
-        _set_text(self.angle_text, f"θ = {_fixed(deg, 1, plus=False)}° = "
-                                   f"{_fixed(theta, 3, plus=False)} rad")  # fmt: skip
+        self.angle_text.setText(
+            f"θ = {_fixed(deg, 1, plus=False)}° = {_fixed(theta, 3, plus=False)} rad"
+        )
         _set_target(self.rv_target, rx, ry)
-        _label_inside(self.rv_text, self.rot_plot, rx, ry, 0.3)
-        _corner_away(self.angle_text, self.rot_plot, [(x, y), (rx, ry)])
+        self.rv_text.place_beyond(rx, ry, 0.3)
+        self.angle_text.place_in_corner_away([(x, y), (rx, ry)])
         ctx.record("rotated", [rx, ry], "R(θ)v")
         ctx.record("arc_x", ax, "swept angle arc, x")
         ctx.record("arc_y", ay, "swept angle arc, y")
@@ -424,7 +409,7 @@ class RotationPanel(Panel):
         pred = np.asarray([xy(pp["pe_rotated"]), xy(pp["pe_rotated2"])])
         self.pe_pred.setData(pred[:, 0], pred[:, 1])
         for text, (px, py) in zip(self.pe_texts, pts, strict=True):
-            _label_inside(text, self.pe_plot, px, py, 0.2)
+            text.place_beyond(px, py, 0.2)
         # In (sin, cos) coordinates the shift turns by −kω (clockwise), in (cos, sin) by +kω.
         net = float(sh["pe_angle_wrapped"]) * (1.0 if swap else -1.0)
         for name, item, (px, py), rad in (("arc", self.pe_arc, pts[0], 0.3),
@@ -618,113 +603,6 @@ class RotationPanel(Panel):
                    "R_mᵀR_n − R_{n−m}, R_mᵀR_m − I")  # fmt: skip
 
 
-# -- painted read-outs -------------------------------------------------------------------------
-#: A part of a :class:`MatrixLine`: a text, or a matrix (rows of entries).
-Part = str | Sequence[Sequence[str]]
-
-
-class MatrixLine(PaintedBlock):
-    """Texts and bracketed matrices side by side, optionally with heads above them: what
-    :func:`_flat` writes as one HTML table (cell padding 2 px, a no-break space either side of
-    each entry, entries right-aligned, brackets as borders in the ink colour)."""
-
-    _parts: Sequence[Part] = ()
-    _heads: Sequence[Styled] = ()
-
-    def set_parts(self, parts: Sequence[Part], heads: Sequence[Styled] = ()) -> None:
-        """Show ``parts`` (a text, or a matrix as rows of entries) with ``heads`` above them."""
-        new_parts = [p if isinstance(p, str) else [list(r) for r in p] for p in parts]
-        st = self._style
-        if new_parts == self._parts and list(heads) == self._heads and self._html_style is st:
-            return
-        self._parts, self._heads, self._html_style = new_parts, list(heads), st
-        html_heads = [span(st, role, f"<b>{t}</b>" if bold else t) if role else
-                      (f"<b>{t}</b>" if bold else t) for t, role, bold in heads]  # fmt: skip
-        self._set_html(_flat(st, self._parts, html_heads))
-        self._relayout()
-
-    def _lay_out(self) -> QSizeF:
-        fm, fb = self._metrics
-        row = line_height(fm) + 2 * PAD
-        nbsp = fm.horizontalAdvance(NBSP)
-        lw = self._style.width("line")
-        bracket = round(2 * lw) + 2 * PAD + lw  # as the bracket cells: width, padding, border
-        top = row if self._heads else 0.0
-
-        def base(middle: float, m: QFontMetricsF = fm) -> float:  # a line centred at middle
-            return middle - line_height(m) / 2 + math.ceil(m.ascent())
-
-        x = MARGIN
-        for k, part in enumerate(self._parts):
-            if isinstance(part, str):
-                width = fm.horizontalAdvance(part) + 2 * nbsp + 2 * PAD
-                self._texts.append((x + PAD + nbsp, base(top + row), part, False, ""))
-            else:
-                cols = [
-                    max(fm.horizontalAdvance(r[c]) for r in part) + 2 * nbsp + 2 * PAD
-                    for c in range(len(part[0]))
-                ]
-                width = sum(cols) + 2 * bracket
-                y0, y1 = top + lw / 2, top + 2 * row - lw / 2
-                for bx, arm in ((x + lw / 2, x + bracket - PAD),
-                                (x + width - lw / 2, x + width - bracket + PAD)):  # fmt: skip
-                    self._lines += [QLineF(bx, y0, bx, y1), QLineF(bx, y0, arm, y0),
-                                    QLineF(bx, y1, arm, y1)]  # fmt: skip
-                cx = x + bracket
-                for c, cw in enumerate(cols):
-                    for r, entries in enumerate(part):
-                        tw = fm.horizontalAdvance(entries[c])
-                        self._texts.append(
-                            (
-                                cx + cw - PAD - nbsp - tw,
-                                base(top + (r + 0.5) * row),
-                                entries[c],
-                                False,
-                                "",
-                            )
-                        )
-                    cx += cw
-            if k < len(self._heads) and self._heads[k][0]:
-                text, role, bold = self._heads[k]
-                m = fb if bold else fm
-                tw = m.horizontalAdvance(text)
-                self._texts.append((x + (width - tw) / 2, base(row / 2, m), text, bold, role))
-            x += width
-        return QSizeF(x + MARGIN, top + 2 * row)
-
-
-class ReadoutStack(QWidget):
-    """Read-out parts one below the other, shown as one block: :meth:`text` is theirs joined;
-    ``parsed`` and ``edited`` count those of its :class:`LiveText` parts."""
-
-    def __init__(self, name: str, parent: QWidget | None, parts: Sequence[QWidget]) -> None:
-        super().__init__(parent)
-        self.setObjectName(name)
-        self.setAccessibleName(name.replace("_", " "))
-        self.parts = list(parts)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.setSpacing(0)
-        for w in self.parts:
-            lay.addWidget(w, 0, Qt.AlignmentFlag.AlignLeft if isinstance(w, PaintedBlock) else
-                          Qt.AlignmentFlag(0))  # fmt: skip
-        lay.addStretch(1)  # room to spare goes below, not between the parts
-
-    def text(self) -> str:
-        return "".join(w.text() for w in self.parts)  # type: ignore[attr-defined]
-
-    @property
-    def parsed(self) -> int:
-        return sum(int(getattr(w, "parsed", 0)) for w in self.parts)
-
-    @property
-    def edited(self) -> int:
-        return sum(int(getattr(w, "edited", 0)) for w in self.parts)
-
-    def font(self) -> QFont:
-        return self.parts[0].font()
-
-
 # -- helpers ------------------------------------------------------------------------------------
 def _scrolled(widget: QWidget, name: str) -> QScrollArea:
     """``widget`` in a frameless scroll area (scroll bars only when the window is small)."""
@@ -776,19 +654,6 @@ def _set_arrow(item: styled.PixelCurve, x: float, y: float, head: float) -> None
     item.setData(xs, ys, connect="pairs")
 
 
-class Marks(styled.Dots):
-    """House :class:`styled.Dots` that remember their style in ``opts`` (``pen``, ``size``,
-    ``brush``), as a ``ScatterPlotItem`` does."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.opts: dict[str, object] = {}
-
-    def set_style(self, size: float, pen: QPen, brush: QBrush) -> None:
-        self.opts = {"pen": QPen(pen), "size": size, "brush": QBrush(brush)}
-        super().set_style(size, pen, brush)
-
-
 #: Degrees an arc segment spans: the arcs have radii of 30–60 pixels, where a 3° chord is
 #: ~3 px long and lies within 0.03 px of the circle (a segment per degree drew 3× the lines).
 ARC_STEP_DEGREES = 3.0
@@ -808,133 +673,6 @@ def _set_target(target: pg.TargetItem, x: float, y: float) -> None:
             target.setPos(QPointF(x, y))
         finally:
             target.blockSignals(False)
-
-
-class CellNumbers(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
-    """Numbers centred in the cells of a heat map (cell ``(row, col)`` spans ``[col, col+1]``
-    × ``[row, row+1]``), all painted by this one item.
-
-    A text item per cell lays its document out again for each new number and is painted as an
-    item of its own; here a step only stores the strings, and a paint draws them in one pass.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._cells: list[tuple[int, int, str]] = []
-        self._font = QFont()
-        self._color: QColor | None = None
-        self._rect = QRectF()
-
-    def set_style(self, font: QFont, color: QColor) -> None:
-        self._font, self._color = QFont(font), color
-        self.update()
-
-    def set_cells(self, cells: list[tuple[int, int, str]]) -> None:
-        """Show ``text`` in each cell ``(row, col, text)`` (and nothing elsewhere)."""
-        if cells == self._cells:
-            return
-        self.prepareGeometryChange()
-        self._cells = list(cells)
-        n = 1 + max((max(r, c) for r, c, _ in cells), default=-1)
-        self._rect = QRectF(0.0, 0.0, float(n), float(n))
-        self.update()
-
-    def cells(self) -> list[tuple[int, int, str]]:
-        """The numbers shown: ``(row, col, text)``."""
-        return list(self._cells)
-
-    def text_width(self, text: str) -> float:
-        """Width of ``text`` in pixels, in the font the numbers are drawn in."""
-        return QFontMetricsF(self._font).horizontalAdvance(text)
-
-    def font(self) -> QFont:
-        return QFont(self._font)
-
-    def boundingRect(self) -> QRectF:
-        return QRectF(self._rect)
-
-    def paint(self, p: QPainter, *args: object) -> None:
-        if not self._cells or self._color is None:
-            return
-        t = p.transform()
-        fm = QFontMetricsF(self._font)
-        lift = (fm.ascent() - fm.descent()) / 2  # the baseline below a line's middle
-        p.resetTransform()
-        p.setFont(self._font)
-        p.setPen(self._color)
-        for row, col, text in self._cells:
-            centre = t.map(QPointF(col + 0.5, row + 0.5))
-            p.drawText(QPointF(centre.x() - fm.horizontalAdvance(text) / 2, centre.y() + lift),
-                       text)  # fmt: skip
-
-
-def _set_text(item: pg.TextItem, text: str) -> None:
-    if item.toPlainText() != text:
-        item.setText(text)
-
-
-def _label_inside(item: pg.TextItem, plot: pg.PlotWidget, x: float, y: float, gap: float) -> None:
-    """Put a label just beyond the tip (x, y) of an arrow from the origin, inside the view."""
-    length = math.hypot(x, y)
-    ux, uy = (x / length, y / length) if length > 1e-12 else (1.0, 0.0)
-    lx, ly = x + gap * ux, y + gap * uy
-    vb = plot.getPlotItem().getViewBox()
-    (x0, x1), (y0, y1) = vb.viewRange()
-    try:
-        px, py = (abs(float(c)) for c in vb.viewPixelSize())
-    except (ZeroDivisionError, ValueError, TypeError):
-        px = py = 0.0
-    rect = item.boundingRect()  # pixels: text items ignore the view's scaling
-    hw = rect.width() * px / 2 if math.isfinite(px) else 0.0
-    hh = rect.height() * py / 2 if math.isfinite(py) else 0.0
-    item.setPos(_clamp(lx, x0 + hw, x1 - hw), _clamp(ly, y0 + hh, y1 - hh))
-
-
-def _corner_away(
-    item: pg.TextItem, plot: pg.PlotWidget, points: Sequence[tuple[float, float]]
-) -> None:
-    """Put ``item`` in the corner of the view farthest from ``points`` (the arrow tips)."""
-    (x0, x1), (y0, y1) = plot.getPlotItem().getViewBox().viewRange()
-    corners = [(x0, y1, (0, 0)), (x1, y1, (1, 0)), (x0, y0, (0, 1)), (x1, y0, (1, 1))]
-    cx, cy, anchor = max(
-        corners, key=lambda c: min(math.hypot(c[0] - px, c[1] - py) for px, py in points)
-    )
-    if (item.anchor.x(), item.anchor.y()) != anchor:
-        item.setAnchor(anchor)
-    item.setPos(cx, cy)
-
-
-def _clamp(v: float, lo: float, hi: float) -> float:
-    return (lo + hi) / 2 if lo > hi else min(max(v, lo), hi)
-
-
-def _flat(
-    st: Style, items: Sequence[str | Sequence[Sequence[str]]], heads: Sequence[str] = ()
-) -> str:
-    """Text and bracketed two-row matrices side by side in ONE flat table (optional header row).
-
-    The brackets are borders (ink colour, ``line`` width) of a narrow cell spanning both rows.
-    A flat table lays out faster than nested ones (tables are most of a read-out's cost).
-    """
-    b = f"{st.width('line'):g}px solid {st.color('ink')[:7]}"
-    w = round(2 * st.width("line"))  # the bracket's arms
-    arms = f"border-top:{b};border-bottom:{b}"
-    bracket = f"<td rowspan='2' width='{w}' style='border-{{}}:{b};{arms}'></td>"
-    head, rows = "", ["", ""]
-    for k, item in enumerate(items):
-        text = heads[k] if k < len(heads) else ""
-        if isinstance(item, str):
-            head += f"<td align='center'>{text}</td>"
-            rows[0] += f"<td rowspan='2' valign='middle'>&nbsp;{item}&nbsp;</td>"
-            continue
-        head += f"<td colspan='{len(item[0]) + 2}' align='center'>{text}</td>"
-        rows[0] += bracket.format("left")
-        for r in range(2):
-            rows[r] += "".join(f"<td align='right'>&nbsp;{c}&nbsp;</td>" for c in item[r])
-        rows[0] += bracket.format("right")
-    top = f"<tr>{head}</tr>" if heads else ""
-    body = f"{top}<tr>{rows[0]}</tr><tr>{rows[1]}</tr>"
-    return f"<table {NOWRAP} cellspacing='0' cellpadding='2'>{body}</table>"
 
 
 def _fixed(x: float, decimals: int = 3, plus: bool = True) -> str:

@@ -96,7 +96,8 @@ class Dots(PaddedItem):
 
     What ``pg.ScatterPlotItem`` draws for markers that all look alike, without its per-point
     bookkeeping (a ``setData`` of 150 points costs it ~0.2 ms, and a frame here sets up to
-    three): the symbol is rendered once per style and blitted once per point.
+    three): the symbol is rendered once per style and blitted once per point. Its style is in
+    ``opts`` (``size``, ``pen``, ``brush``), as a ``ScatterPlotItem``'s.
     """
 
     def __init__(self) -> None:
@@ -109,9 +110,11 @@ class Dots(PaddedItem):
         self._sprite: QPixmap | None = None
         self._sprite_dpr = 0.0
         self._frags = PrimitiveArray(QPainter.PixmapFragment, 10)
+        self.opts: dict[str, Any] = {"size": 0.0, "pen": self._pen, "brush": self._brush}
 
     def set_style(self, size: float, pen: QPen, brush: QBrush) -> None:
-        self._size, self._pen, self._brush = size, pen, brush
+        self._size, self._pen, self._brush = size, QPen(pen), QBrush(brush)
+        self.opts = {"size": size, "pen": self._pen, "brush": self._brush}
         self._sprite = None
         self.geometry_changed()
 

@@ -1,0 +1,94 @@
+"""Notes in a plot: a label that keeps its text while it is unchanged and stays inside the view.
+
+:class:`Note` is a ``pg.TextItem`` (a text upright and unscaled at a data point, by an anchor)
+that a plot's refresh may set at every step.
+
+What it keeps and when it redraws: its document. :meth:`Note.setText` with the text it already
+shows does nothing; a new text is laid out and painted as a ``pg.TextItem`` does. Why it is
+faster: ``pg.TextItem.setText`` sets the document's text again whatever it was, so the note
+is laid out anew and its part of the plot repainted at every step, though most steps keep the
+text (a label naming an arrow, an angle shown to one decimal).
+
+Its placements are for labels of arrows drawn from the origin: :meth:`Note.place_beyond` puts
+it just past an arrow's tip, kept inside the view; :meth:`Note.place_in_corner_away` in the
+corner of the view farthest from some points.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pyqtgraph as pg
+
+from posenc_gui.widgets.style import Style, StyleBook
+
+
+class Note(pg.TextItem):  # type: ignore[misc]  # pyqtgraph is untyped
+    """A ``pg.TextItem`` that keeps its document while its text stays (see the module)."""
+
+    def setText(self, text: str, color: object = None) -> None:
+        if color is None and text == self.toPlainText():
+            return
+        super().setText(text, color)
+
+    def place_beyond(self, x: float, y: float, gap: float) -> None:
+        """Centre the note ``gap`` (data units) beyond the tip ``(x, y)`` of an arrow from the
+        origin, moved inside the view if it would stick out (anchor ``(0.5, 0.5)``)."""
+        length = math.hypot(x, y)
+        ux, uy = (x / length, y / length) if length > 1e-12 else (1.0, 0.0)
+        lx, ly = x + gap * ux, y + gap * uy
+        vb = self.getViewBox()
+        if vb is None:
+            self.setPos(lx, ly)
+            return
+        (x0, x1), (y0, y1) = vb.viewRange()
+        try:
+            px, py = (abs(float(c)) for c in vb.viewPixelSize())
+        except (ZeroDivisionError, ValueError, TypeError):
+            px = py = 0.0
+        rect = self.boundingRect()  # pixels: text items ignore the view's scaling
+        hw = rect.width() * px / 2 if math.isfinite(px) else 0.0
+        hh = rect.height() * py / 2 if math.isfinite(py) else 0.0
+        self.setPos(_clamp(lx, x0 + hw, x1 - hw), _clamp(ly, y0 + hh, y1 - hh))
+
+    def place_in_corner_away(self, points: Sequence[tuple[float, float]]) -> None:
+        """Put the note in the corner of the view farthest from ``points`` (anchored by that
+        corner, so it lies inside the view)."""
+        vb = self.getViewBox()
+        if vb is None:
+            return
+        (x0, x1), (y0, y1) = vb.viewRange()
+        corners = [(x0, y1, (0, 0)), (x1, y1, (1, 0)), (x0, y0, (0, 1)), (x1, y0, (1, 1))]
+        cx, cy, anchor = max(
+            corners, key=lambda c: min(math.hypot(c[0] - px, c[1] - py) for px, py in points)
+        )
+        if (self.anchor.x(), self.anchor.y()) != anchor:
+            self.setAnchor(anchor)
+        self.setPos(cx, cy)
+
+
+def _clamp(v: float, lo: float, hi: float) -> float:
+    return (lo + hi) / 2 if lo > hi else min(max(v, lo), hi)
+
+
+def note(
+    book: StyleBook,
+    plot: pg.PlotWidget,
+    role: str = "ink",
+    anchor: tuple[float, float] = (0, 1),
+    kind: str = "text",
+    text: str = "",
+) -> Note:
+    """A :class:`Note` on ``plot`` showing ``text`` in the colour of ``role`` and font
+    ``kind`` (restyled with the book)."""
+    item = Note(anchor=anchor)
+    item.setText(text)
+    plot.addItem(item)
+
+    def apply(st: Style) -> None:
+        item.setColor(st.qcolor(role))
+        item.setFont(st.font(kind))
+
+    book.add(apply)
+    return item
