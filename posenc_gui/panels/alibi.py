@@ -21,47 +21,23 @@ Views and their inputs: ``slopes_text`` (heads); ``heatmap`` (heads, head, posit
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from collections.abc import Sequence
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QSize, QSizeF, Qt
-from PySide6.QtGui import (
-    QPainter,
-    QPaintEvent,
-    QPalette,
-    QPen,
-    QPolygonF,
-)
-from PySide6.QtWidgets import (
-    QGraphicsPolygonItem,
-    QSizePolicy,
-    QStyleOptionGraphicsItem,
-    QWidget,
-)
 
 from posenc_gui.core.rope import nice_ceil
 from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.alibi import MAX_HEADS, MAX_POSITIONS, SPAN_FRACTIONS, AlibiModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
-from posenc_gui.widgets.style import LineStyle, Style, StyleBook
-from posenc_gui.widgets.text import (
-    NBSP,
-    NOWRAP,
-    SMALL,
-    SUB,
-    SUP,
-    LiveText,
-    PaintedText,
-    draw_text,
-    live,
-    span,
-)
+from posenc_gui.widgets.render.notes import note
+from posenc_gui.widgets.render.polygon import CrispPolygon
+from posenc_gui.widgets.style import LineStyle, StyleBook
+from posenc_gui.widgets.text import LiveText, live, span
+from posenc_gui.widgets.text.columns import ColumnGroups
 from posenc_gui.widgets.views import Context
 
 #: Colour roles: the chosen ALiBi head, the other heads, attention without bias, RoPE.
@@ -102,7 +78,7 @@ class AlibiPanel(Panel):
         heads_box = self.controls("ALiBi heads", "heads", "head")
         # every head count's rule kept laid out: a heads slider dragged back shows them again
         self.rule_label = LiveText("slope_rule_readout", self, b, keep=MAX_HEADS)
-        self.slopes_label = SlopesTable("slopes_readout", self, b)
+        self.slopes_label = ColumnGroups("slopes_readout", self, b)
         # the room of the largest tables from the start: a heads step never lays the side
         # column out (the cells of n heads are among those of MAX_HEADS − 1 and MAX_HEADS)
         for n in (MAX_HEADS - 1, MAX_HEADS):
@@ -122,11 +98,11 @@ class AlibiPanel(Panel):
         styled.steady_axis(b, self.heat_plot.getAxis("left"), "500")
         # the masked cells (key after query, −∞) in the background colour, over the image: a
         # staircase polygon along the diagonal (stacked above the image, under the text)
-        self.mask_cover = MaskCover()
+        self.mask_cover = CrispPolygon()
         self.heat_plot.addItem(self.mask_cover)
         b.add(lambda st: self.mask_cover.setBrush(st.brush("background")))
-        self.mask_text = styled.text(b, self.heat_plot, "ink", anchor=(0.5, 0.5))
-        self.mask_text.setText("masked: −∞\n(key after query)")  # placed per length
+        mask = "masked: −∞\n(key after query)"
+        self.mask_text = note(b, self.heat_plot, "ink", (0.5, 0.5), text=mask)  # placed per length
         self.query_row = styled.pixel_curve(b, self.heat_plot, "ink", "normal")
 
         # ---- bias against distance, every head -------------------------------------------------
@@ -137,7 +113,7 @@ class AlibiPanel(Panel):
         # one segment per head, drawn as separate lines (no PlotDataItem bookkeeping)
         self.other_lines = styled.pixel_curve(b, self.bias_plot, OTHER_HEADS_ROLE, "hair")
         self.head_line = styled.pixel_curve(b, self.bias_plot, ALIBI_ROLE, "heavy")
-        self.head_text = styled.text(b, self.bias_plot, ALIBI_ROLE, anchor=(1, 0))
+        self.head_text = note(b, self.bias_plot, ALIBI_ROLE, anchor=(1, 0))
         styled.steady_axis(b, self.bias_plot.getAxis("left"), "−0.05")
 
         # ---- one query's attention -------------------------------------------------------------
@@ -228,7 +204,7 @@ class AlibiPanel(Panel):
                                    sl["lower_power"], sl["doubled_power"],
                                    tuple(sl["extra_heads_of_doubled"]))  # fmt: skip
         self.rule_label.set_html(rule)
-        self.slopes_label.set_slopes(*_table_of(n, cells))
+        self.slopes_label.set_cells(*_table_of(n, cells))
         ctx.record("slopes", np.asarray(slopes), "slope m_h of head h = 1 … n")
         ctx.record("slope_exponents", np.asarray(exps), "log₂ m_h")
 
@@ -274,7 +250,7 @@ class AlibiPanel(Panel):
                 self.heat_image.setRect(0.0, 0.0, float(n), float(n))
                 styled.set_range(self.heat_plot, (0.0, float(n)), (0.0, float(n)))
                 self.mask_text.setPos(0.72 * n, 0.25 * n)
-                self.mask_cover.setPolygon(_mask_polygon(n))
+                self.mask_cover.set_corners(_mask_corners(n))
             bias = m * offsets
             bias.flags.writeable = False  # recorded again while the matrix stays
             self._heat_shown = ((m, n), bias, low)
@@ -499,35 +475,18 @@ def heat_title(head: int, slope: float) -> str:
     return f"Bias of head {head}: −m·(i − j), m = {sig(slope, 4)}"
 
 
-class MaskCover(QGraphicsPolygonItem):
-    """A filled polygon without outline, its edges not antialiased: the cells it covers end on
-    the same pixels as the image's cells (no blended seam along the diagonal)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setPen(QPen(Qt.PenStyle.NoPen))
-
-    def paint(
-        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        super().paint(p, option, widget)
-
-
-def _mask_polygon(n: int) -> QPolygonF:
-    """The cells with key ``j`` after query ``i`` (``x = j > y = i``) of an ``n × n`` matrix:
-    row ``i`` is covered from ``x = i + 1`` to ``n`` (a staircase along the diagonal). The
-    ``2n + 1`` corners are written straight into the polygon's memory (``QPointF`` by ``QPointF``
-    costs ~0.7 ms at n = 512)."""
+def _mask_corners(n: int) -> np.ndarray:
+    """The corners of the cells with key ``j`` after query ``i`` (``x = j > y = i``) of an
+    ``n × n`` matrix: row ``i`` is covered from ``x = i + 1`` to ``n`` (a staircase along the
+    diagonal), ``2n + 1`` corners; none for ``n < 2``."""
     if n < 2:
-        return QPolygonF()
-    poly: QPolygonF = pg.functions.create_qpolygonf(2 * n + 1)
-    xy = pg.functions.ndarray_from_qpolygonf(poly)
+        return np.zeros((0, 2))
+    xy = np.empty((2 * n + 1, 2))
     xy[:3] = ((1.0, 0.0), (float(n), 0.0), (float(n), n - 1.0))
     steps = np.arange(n - 1, 0, -1, dtype=np.float64)  # up the staircase: (i, i), (i, i − 1)
     xy[3::2, 0], xy[3::2, 1] = steps, steps
     xy[4::2, 0], xy[4::2, 1] = steps, steps - 1.0
-    return poly
+    return xy
 
 
 @lru_cache(maxsize=64)
@@ -560,9 +519,7 @@ def _slope_texts(
             f"2<sup>−8h/{integer(p2)}</sup> = 2<sup>{_per_head(p2)}</sup> at h = {picked}: "
             f"{got}."
         )
-    cells = tuple(
-        (integer(k + 1), _exponent(exps[k]), f"={NBSP}{sig(slopes[k], 4)}") for k in range(n)
-    )
+    cells = tuple((integer(k + 1), _pow(exps[k]), f"=&nbsp;{sig(slopes[k], 4)}") for k in range(n))
     return rule, cells
 
 
@@ -579,14 +536,19 @@ def _elided(items: Sequence[str]) -> str:
     return ", ".join(items)
 
 
+#: The header of each column group of the slopes table: head, power of two, value.
+SLOPES_HEADER = ("<b>h</b>", "<b>m<sub>h</sub></b>", "")
+
+
 def _table_of(
     n: int, cells: tuple[tuple[str, str, str], ...]
-) -> tuple[str, tuple[tuple[str, str, str], ...], int]:
-    """The title, cells and rows per column group of the slopes table of ``n`` heads."""
-    return f"Slopes of the {integer(n)} heads", cells, math.ceil(n / SLOPE_COLUMNS)
+) -> tuple[str, tuple[str, ...], tuple[tuple[str, str, str], ...], int]:
+    """The title, header, cells and rows per column group of the slopes table of ``n``
+    heads."""
+    return f"Slopes of the {integer(n)} heads", SLOPES_HEADER, cells, math.ceil(n / SLOPE_COLUMNS)
 
 
-def _slopes_table(n: int) -> tuple[str, tuple[tuple[str, str, str], ...], int]:
+def _slopes_table(n: int) -> tuple[str, tuple[str, ...], tuple[tuple[str, str, str], ...], int]:
     """The slopes table of ``n`` heads as the panel shows it (from the model's read-out)."""
     group = next(g for g in AlibiModel.groups if g.name == "slopes")
     sl = group(AlibiModel.resolve({"heads": n}))
@@ -594,193 +556,6 @@ def _slopes_table(n: int) -> tuple[str, tuple[tuple[str, str, str], ...], int]:
                             sl["power_of_two"], sl["lower_power"], sl["doubled_power"],
                             tuple(sl["extra_heads_of_doubled"]))  # fmt: skip
     return _table_of(n, cells)
-
-
-class SlopesTable(PaintedText):
-    """Every head's slope, ``2^e = value``, in column groups under a bold title, painted from
-    plain strings.
-
-    The same look as the right-aligned columns of a rich text (title, a header ``h  m_h`` per
-    column group, one line per row, superscript exponents), without a document: a heads step
-    places the strings (font metrics only, each string measured once) and the paint draws
-    them. Parsing and laying out a document of 64 heads costs Qt ~1.5 ms a step, and its
-    paint ~1 ms; here the layout of a head count is kept (a heads slider comes back to the
-    same counts) and the paint is ~0.2 ms.
-
-    The size only grows, and the room of the largest tables is taken from the start
-    (:meth:`reserve`); past it, the height grows in steps of :attr:`ROW_STEP` rows. A heads step
-    then never re-lays the side column out (3–6 ms). :meth:`text` is the equivalent HTML
-    (tests, accessible description).
-    """
-
-    #: Room between a cell and the one before it (pixels at the label's font size), and before
-    #: each further column group.
-    GAP = 9.0
-    GROUP_GAP = 14.0
-    #: Past the rows reserved up front, the height is reserved for a multiple of this many rows.
-    ROW_STEP = 8
-    #: Room around the text (as a document's margin).
-    MARGIN = 2.0
-    #: Added to each line's height (the rows as far apart as a table's with cell padding 1).
-    LEADING = 2.0
-
-    def __init__(
-        self,
-        name: str,
-        parent: QWidget | None,
-        book: StyleBook,
-        kind: str = "text",
-    ) -> None:
-        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-        super().__init__(name, parent, book, kind, policy)
-        #: Tables whose room is taken from the start (see :meth:`reserve`).
-        self._reserved: list[tuple[Any, ...]] = []
-        self._shown: tuple[object, ...] | None = None
-        self._size = QSize(0, 0)  # the size reserved: grows only
-        #: What the paint draws: (x, baseline, text, font index) with font 0 regular, 1 bold, 2
-        #: and 3 the same drawn at ``SMALL`` of their size (superscripts, the header's subscript).
-        self._texts: list[tuple[float, float, str, int]] = []
-        self._laid: OrderedDict[tuple[object, ...], tuple[list[Any], QSizeF]] = OrderedDict()
-        #: Times the widget asked its layout for more room, and layouts computed (for tests).
-        self.grown = 0
-        self.laid_out = 0
-
-        def apply(st: Style) -> None:
-            self._laid.clear()
-            self._size = QSize(0, 0)  # measured afresh in the new fonts
-            for shown in self._reserved:
-                self._size = self._size.expandedTo(self._need(shown))
-            if self._reserved:
-                self.setMinimumHeight(self._size.height())
-                self.updateGeometry()
-            if self._shown is not None:
-                self._place(self._shown)
-
-        book.add(apply)
-
-    def reserve(self, title: str, cells: Sequence[tuple[str, str, str]], rows: int) -> None:
-        """Take the room of this table (as :meth:`set_slopes` would show it) from now on: the
-        largest tables reserved, no later step grows the widget (no layout of the side
-        column)."""
-        shown = (title, tuple(cells), rows)
-        self._reserved.append(shown)
-        self._size = self._size.expandedTo(self._need(shown))
-        self.setMinimumHeight(self._size.height())
-        self.updateGeometry()
-
-    def _need(self, shown: tuple[Any, ...]) -> QSize:
-        """The whole pixels the table ``shown`` needs (laid out once, kept)."""
-        hit = self._laid.get(shown)
-        if hit is None:
-            hit = self._laid[shown] = self._lay_out(*shown)
-        need = hit[1]
-        return QSize(math.ceil(need.width()), math.ceil(need.height()))
-
-    def set_slopes(self, title: str, cells: Sequence[tuple[str, str, str]], rows: int) -> None:
-        """Show the bold ``title`` over ``cells`` (head, exponent of 2, value), ``rows`` per
-        column group (column-major), each group headed by ``h`` and ``m_h``."""
-        shown = (title, tuple(cells), rows)
-        if shown == self._shown:
-            return
-        self._shown = shown
-        groups = max(1, math.ceil(len(cells) / max(rows, 1)))
-        head = "\t<b>h</b>\t<b>m<sub>h</sub></b>\t"
-        lines = [head * groups]
-        for r in range(rows):
-            row = ""
-            for g in range(groups):
-                k = g * rows + r
-                h, e, v = cells[k] if k < len(cells) else ("", "", "")
-                row += f"\t{h}\t2<sup>{e}</sup>\t{v.replace(NBSP, '&nbsp;')}" if h else "\t\t\t"
-            lines.append(row)
-        self._set_html(f"<div {NOWRAP}><b>{title}</b><br>{'<br>'.join(lines)}</div>")
-        self._place(shown)
-
-    def _place(self, shown: tuple[Any, ...]) -> None:
-        hit = self._laid.get(shown)
-        if hit is None:
-            hit = self._laid[shown] = self._lay_out(*shown)
-            if len(self._laid) > 64:
-                self._laid.popitem(last=False)
-        else:
-            self._laid.move_to_end(shown)
-        self._texts, need = hit
-        size = QSize(math.ceil(need.width()), math.ceil(need.height())).expandedTo(self._size)
-        if size != self._size:
-            self._size = size
-            self.setMinimumHeight(size.height())
-            self.grown += 1
-            self.updateGeometry()
-        self.update()
-
-    def _lay_out(
-        self, title: str, cells: tuple[tuple[str, str, str], ...], rows: int
-    ) -> tuple[list[tuple[float, float, str, int]], QSizeF]:
-        """The strings (x, baseline, text, font) and the size they need (with the rows
-        reserved)."""
-        self.laid_out += 1
-        fm, fb = self._metrics
-        adv = self._advance
-        groups = max(1, math.ceil(len(cells) / max(rows, 1)))
-        # each column's cells as runs (text, font) from left to right: right-aligned
-        header = [[("h", 1)], [("m", 1), ("h", 3)], []]
-        columns: list[list[list[list[tuple[str, int]]]]] = []
-        for g in range(groups):
-            cols: list[list[list[tuple[str, int]]]] = [[], [], []]
-            for k in range(g * rows, min((g + 1) * rows, len(cells))):
-                h, e, v = cells[k]
-                cols[0].append([(h, 0)])
-                cols[1].append([("2", 0), (e, 2)])
-                cols[2].append([(v, 0)])
-            columns.append(cols)
-
-        def width(runs: list[tuple[str, int]]) -> float:
-            return sum(adv(t, f) for t, f in runs)
-
-        widths = [
-            max([width(header[c])] + [width(r) for cols in columns for r in cols[c]])
-            for c in range(3)
-        ]
-        line = self.LEADING + max(math.ceil(m.ascent()) + math.ceil(m.descent()) for m in (fm, fb))
-        ascent = max(math.ceil(fm.ascent()), math.ceil(fb.ascent()))
-        raised = SUP * SMALL * fm.height()
-        lowered = SUB * SMALL * fb.height()  # a subscript: a sixth of its height, down
-
-        def base(row: int) -> float:
-            return self.MARGIN + row * line + ascent
-
-        texts: list[tuple[float, float, str, int]] = [(self.MARGIN, base(0), title, 1)]
-        x = self.MARGIN
-        for g, cols in enumerate(columns):
-            for c in range(3):
-                x += widths[c] + (self.GROUP_GAP if g and not c else self.GAP if c else 0.0)
-                for r, runs in enumerate([header[c], *cols[c]]):
-                    rx = x - width(runs)
-                    for t, f in runs:
-                        y = base(r + 1) - (raised if f == 2 else -lowered if f == 3 else 0.0)
-                        texts.append((rx, y, t, f))
-                        rx += adv(t, f)
-        spare = -rows % self.ROW_STEP
-        need = QSizeF(
-            max(x, self.MARGIN + adv(title, 1)) + self.MARGIN,
-            2 * self.MARGIN + (rows + 2 + spare) * line,
-        )
-        return texts, need
-
-    def drawn(self) -> list[tuple[float, float, str]]:
-        """What the paint writes: (x, baseline, text) in the widget's pixels."""
-        return [(x, y, t) for x, y, t, _ in self._texts]
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        p = QPainter(self)
-        p.setPen(self.palette().color(QPalette.ColorRole.WindowText))
-        font = -1
-        for x, y, text, f in self._texts:
-            if f & 1 != font:
-                font = f & 1
-                p.setFont(self._fonts[font])
-            draw_text(p, x, y, text, bool(f & 2))  # (a sub- or superscript at SMALL)
-        p.end()
 
 
 def _pow(e: float) -> str:
