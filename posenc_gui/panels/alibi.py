@@ -38,7 +38,7 @@ from posenc_gui.widgets.render.polygon import CrispPolygon
 from posenc_gui.widgets.style import LineStyle, StyleBook
 from posenc_gui.widgets.text import LiveText, live, span
 from posenc_gui.widgets.text.columns import ColumnGroups
-from posenc_gui.widgets.views import Context
+from posenc_gui.widgets.views import Context, Same
 
 #: Colour roles: the chosen ALiBi head, the other heads, attention without bias, RoPE.
 ALIBI_ROLE = "accent"
@@ -65,14 +65,8 @@ class AlibiPanel(Panel):
         self._att_bounds = 0
         self._cmp_range: tuple[float, float] | None = None
         self._keys: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
-        #: The bias matrix drawn: ((slope, length), recorded bias, lowest level).
-        self._heat_shown: tuple[tuple[float, int], np.ndarray, float] | None = None
-        #: What the head's lines were drawn for: (slope, length) of the bias plot's line and
-        #: (slope, length, crossing) of the comparison's line and dot.
+        #: What the head's line in the bias plot was drawn for: (slope, length).
         self._head_line_shown: tuple[float, int] | None = None
-        self._alibi_shown: tuple[float, int, float] | None = None
-        #: The attention lists last drawn and their arrays (keys, without, with bias).
-        self._att_shown: tuple[tuple[object, object], tuple[np.ndarray, ...]] | None = None
 
         # ---- side column -------------------------------------------------------------------
         heads_box = self.controls("ALiBi heads", "heads", "head")
@@ -154,7 +148,10 @@ class AlibiPanel(Panel):
 
         # ---- views ------------------------------------------------------------------------------
         self.view("slopes_text", self.slopes_label, ("slopes",), self._refresh_slopes)
-        self.view("heatmap", self.heat_plot, ("head_slope", "positions"), self._refresh_heatmap)
+        # keys: a heads step that keeps head h's slope leaves the matrix and the head's line
+        # alone; a seed step with zero logits (the same read-out) leaves the attention alone
+        self.view("heatmap", self.heat_plot, ("head_slope", "positions"), self._refresh_heatmap,
+                  key=_slope_key)  # fmt: skip
         self.view(
             "heatmap_query", self.heat_plot, ("query", "positions"), self._refresh_heatmap_query
         )
@@ -165,12 +162,13 @@ class AlibiPanel(Panel):
             ("head_slope", "positions"),
             self._refresh_bias_highlight,
         )
-        self.view("attention", self.att_plot, ("attention",), self._refresh_attention)
+        self.view("attention", self.att_plot, ("attention",), self._refresh_attention,
+                  key=_attention_key)  # fmt: skip
         self.view("attention_text", self.att_label, ("attention",), self._refresh_attention_text)
         self.view("comparison_rope", self.cmp_plot, ("rope",), self._refresh_comparison_rope)
         self.view(
             "comparison_alibi", self.cmp_plot, ("head_slope", "positions", "crossing"),
-            self._refresh_comparison_alibi,
+            self._refresh_comparison_alibi, key=_crossing_key,
         )  # fmt: skip
         self.view(
             "comparison_text", self.cmp_label, ("rope", "head_slope", "crossing"),
@@ -231,29 +229,22 @@ class AlibiPanel(Panel):
         n, h = v.as_int("positions"), v.as_int("head")
         m = float(ctx["head_slope"]["head_slope"])
         offsets, unit, mask = self._key_offsets(n)
-        shown = self._heat_shown
-        if shown is not None and shown[0] == (m, n):
-            # the same matrix (a heads step that keeps head h's slope): the plot is left alone
-            bias, low = shown[1], shown[2]
-        else:
-            # −m·(i − j) = m·(j − i): the same products as core.alibi_bias_for_slope; the
-            # masked cells (0 here) are covered by the mask polygon. No NaN in the image:
-            # pyqtgraph's NaN path (a transparent, non-premultiplied image) costs ~4 ms more
-            # per 512 × 512 image.
-            self.heat_image.setImage(np.float32(m) * unit, autoLevels=False)
-            low = -nice_ceil(m * (n - 1)) if n > 1 and m > 0 else -1.0
-            if self._heat_levels != (low, 0.0):  # "nice" levels: the bar's axis rarely changes
-                self._heat_levels = (low, 0.0)
-                self.heat_bar.setLevels((low, 0.0))
-            if self._heat_size != n:
-                self._heat_size = n
-                self.heat_image.setRect(0.0, 0.0, float(n), float(n))
-                styled.set_range(self.heat_plot, (0.0, float(n)), (0.0, float(n)))
-                self.mask_text.setPos(0.72 * n, 0.25 * n)
-                self.mask_cover.set_corners(_mask_corners(n))
-            bias = m * offsets
-            bias.flags.writeable = False  # recorded again while the matrix stays
-            self._heat_shown = ((m, n), bias, low)
+        # −m·(i − j) = m·(j − i): the same products as core.alibi_bias_for_slope; the masked
+        # cells (0 here) are covered by the mask polygon. No NaN in the image: pyqtgraph's NaN
+        # path (a transparent, non-premultiplied image) costs ~4 ms more per 512 × 512 image.
+        self.heat_image.setImage(np.float32(m) * unit, autoLevels=False)
+        low = -nice_ceil(m * (n - 1)) if n > 1 and m > 0 else -1.0
+        if self._heat_levels != (low, 0.0):  # "nice" levels: the bar's axis rarely changes
+            self._heat_levels = (low, 0.0)
+            self.heat_bar.setLevels((low, 0.0))
+        if self._heat_size != n:
+            self._heat_size = n
+            self.heat_image.setRect(0.0, 0.0, float(n), float(n))
+            styled.set_range(self.heat_plot, (0.0, float(n)), (0.0, float(n)))
+            self.mask_text.setPos(0.72 * n, 0.25 * n)
+            self.mask_cover.set_corners(_mask_corners(n))
+        bias = m * offsets
+        bias.flags.writeable = False  # recorded again while the view's key stays
         # no "(L × L)": the axes give the length, and a title that fits its plot at every
         # head and length keeps its height (scaled to fit, a title of another length asks
         # the plot for a layout pass); a length step then leaves the title alone
@@ -308,15 +299,9 @@ class AlibiPanel(Panel):
         att = ctx["attention"]
         v = ctx.values
         n, i = v.as_int("positions"), v.as_int("query")
-        lists = (att["weights_without_bias"], att["weights_with_bias"])
-        shown = self._att_shown
-        if shown is not None and all(a is b for a, b in zip(shown[0], lists, strict=True)):
-            # the same read-out (a seed step with zero logits): nothing to draw anew
-            self._record_attention(ctx, *shown[1])
-            return
         j = np.arange(n, dtype=float)
-        plain, biased = np.asarray(lists[0]), np.asarray(lists[1])
-        self._att_shown = (lists, (j, plain, biased))
+        plain = np.asarray(att["weights_without_bias"])
+        biased = np.asarray(att["weights_with_bias"])
         self.plain_curve.setData(j, plain)
         self.biased_curve.setData(j, biased)
         top = nice_ceil(1.08 * float(max(plain.max(), biased.max())))
@@ -425,11 +410,9 @@ class AlibiPanel(Panel):
         n = ctx.values.as_int("positions")
         cross = float(ctx["crossing"]["alibi_passes_rope_floor_at"])
         end = float(n - 1)
-        if self._alibi_shown != (m, n, cross):  # a heads step that keeps the slope: left alone
-            self._alibi_shown = (m, n, cross)
-            self.alibi_line.setData(np.array([0.0, end]), np.array([0.0, -m * end]))
-            shown = cross <= end and cross > 0
-            self.cross_dot.setData([cross] if shown else [], [-m * cross] if shown else [])
+        self.alibi_line.setData(np.array([0.0, end]), np.array([0.0, -m * end]))
+        shown = cross <= end and cross > 0
+        self.cross_dot.setData([cross] if shown else [], [-m * cross] if shown else [])
         ctx.record("alibi_line", -m * np.arange(n, dtype=float), "ALiBi head h: −m·r")
         ctx.record("crossing", cross, "r where −m·r passes RoPE's floor")
 
@@ -466,6 +449,27 @@ class AlibiPanel(Panel):
             "RoPE logit at r = 0: expected ρ√d, sampled",
         )
         ctx.record("rope_lowest", rp["rope_lowest_shift"], "lowest RoPE change on the axis")
+
+
+# -- view keys: what a view shows --------------------------------------------------------------
+def _slope_key(ctx: Context) -> tuple[float, int, int]:
+    """The bias matrix shows head h's slope over the length (and h in its title)."""
+    v = ctx.values
+    return float(ctx["head_slope"]["head_slope"]), v.as_int("positions"), v.as_int("head")
+
+
+def _crossing_key(ctx: Context) -> tuple[float, int, float]:
+    """The comparison's ALiBi line and dot: the slope, the length and the crossing."""
+    m = float(ctx["head_slope"]["head_slope"])
+    return m, ctx.values.as_int("positions"), float(ctx["crossing"]["alibi_passes_rope_floor_at"])
+
+
+def _attention_key(ctx: Context) -> tuple[object, ...]:
+    """The attention plot: the read-out's lists (by identity: zero logits give the same
+    lists whatever the seed), the query, the length and the kind of logits (in the title)."""
+    att, v = ctx["attention"], ctx.values
+    return (Same(att["weights_without_bias"]), Same(att["weights_with_bias"]),
+            v.as_int("query"), v.as_int("positions"), v.as_str("logits"))  # fmt: skip
 
 
 # -- helpers -------------------------------------------------------------------------------------
