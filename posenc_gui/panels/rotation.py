@@ -51,8 +51,9 @@ from posenc_gui.state.rotation import (
 )
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sci, sig
+from posenc_gui.widgets.render.arrows import Arrow
 from posenc_gui.widgets.render.cells import CellTexts
-from posenc_gui.widgets.render.items import Dots
+from posenc_gui.widgets.render.items import Dots, PixelCurve
 from posenc_gui.widgets.render.notes import note
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
 from posenc_gui.widgets.text import NBSP, GridTable, LiveText, RichLines, Run, span
@@ -118,9 +119,9 @@ class RotationPanel(Panel):
         unit.setData(*styled.circle_xy(1.0))
         self.norm_circle = _line(b, p, "guide", "hair", "dot")
         self.arc = _line(b, p, "accent", "bold")
-        self.composed_arrow = _line(b, p, "second", "line", "dash")
-        self.v_arrow = _line(b, p, "query", "bold")
-        self.rv_arrow = _line(b, p, "key", "bold")
+        self.composed_arrow = _arrow(b, p, "second", "line", "dash")
+        self.v_arrow = _arrow(b, p, "query", "bold")
+        self.rv_arrow = _arrow(b, p, "key", "bold")
         self.rot_lines = (unit, self.norm_circle, self.arc, self.composed_arrow, self.v_arrow,
                           self.rv_arrow)  # fmt: skip
         self.angle_text = note(b, p, "accent", anchor=(0, 0))
@@ -162,10 +163,10 @@ class RotationPanel(Panel):
         unit.setData(*styled.circle_xy(1.0))
         self.pe_arc = _line(b, p, "accent", "bold")
         self.pe_arc2 = _line(b, p, "accent", "bold", "dash")
-        self.pe2_arrow = _line(b, p, PE_ROLES[2], "thick")
-        self.pe2k_arrow = _line(b, p, PE_ROLES[3], "thick")
-        self.pe_arrow = _line(b, p, PE_ROLES[0], "bold")
-        self.pek_arrow = _line(b, p, PE_ROLES[1], "bold")
+        self.pe2_arrow = _arrow(b, p, PE_ROLES[2], "thick")
+        self.pe2k_arrow = _arrow(b, p, PE_ROLES[3], "thick")
+        self.pe_arrow = _arrow(b, p, PE_ROLES[0], "bold")
+        self.pek_arrow = _arrow(b, p, PE_ROLES[1], "bold")
         self.pe_lines = (unit, self.pe_arc, self.pe_arc2, self.pe2_arrow, self.pe2k_arrow,
                          self.pe_arrow, self.pek_arrow)  # fmt: skip
         self.pe_pred = Dots()
@@ -282,7 +283,7 @@ class RotationPanel(Panel):
     def _refresh_v(self, ctx: Context) -> None:
         x, y = ctx.values.as_float("x"), ctx.values.as_float("y")
         norm = math.hypot(x, y)
-        _set_arrow(self.v_arrow, x, y, 0.16)
+        self.v_arrow.point_to(x, y, 0.16)
         self.norm_circle.setData(*styled.circle_xy(norm))
         _set_target(self.v_target, x, y)
         self.v_text.place_beyond(x, y, 0.3)
@@ -294,7 +295,7 @@ class RotationPanel(Panel):
         x, y, deg = v.as_float("x"), v.as_float("y"), v.as_float("angle")
         rx, ry = r["rotated"]
         norm, theta = float(r["norm_v"]), float(r["radians"])
-        _set_arrow(self.rv_arrow, rx, ry, 0.16)
+        self.rv_arrow.point_to(rx, ry, 0.16)
         a0 = math.atan2(y, x) if norm > 0 else 0.0
         rad = min(0.45, 0.55 * norm) if norm > 0 else 0.3
         arc = np.linspace(a0, a0 + theta, _arc_points(theta))
@@ -313,7 +314,7 @@ class RotationPanel(Panel):
 
     def _refresh_composed(self, ctx: Context) -> None:
         cx, cy = ctx["composition"]["composed_vector"]
-        _set_arrow(self.composed_arrow, cx, cy, 0.16)
+        self.composed_arrow.point_to(cx, cy, 0.16)
         ctx.record("composed", [cx, cy], "R(θ)R(θ₂)v")
 
     def _refresh_matrix(self, ctx: Context) -> None:
@@ -405,7 +406,7 @@ class RotationPanel(Panel):
         pts = [xy(pp[key]) for key in keys]
         arrows = (self.pe_arrow, self.pek_arrow, self.pe2_arrow, self.pe2k_arrow)
         for arrow, (px, py) in zip(arrows, pts, strict=True):
-            _set_arrow(arrow, px, py, 0.09)
+            arrow.point_to(px, py, 0.09)
         pred = np.asarray([xy(pp["pe_rotated"]), xy(pp["pe_rotated2"])])
         self.pe_pred.setData(pred[:, 0], pred[:, 1])
         for text, (px, py) in zip(self.pe_texts, pts, strict=True):
@@ -623,35 +624,27 @@ def _fixed_square(plot: pg.PlotWidget, extent: float) -> None:
 
 
 def _line(
-    book: StyleBook, plot: pg.PlotWidget, role: str, width: str, line: LineStyle = "solid"
-) -> styled.PixelCurve:
-    """An empty :class:`styled.PixelCurve` on ``plot`` in the pen of ``role``, ``width`` and
-    ``line`` (dashes too). Arrows are drawn as separate segments (``connect="pairs"``), as the
-    segmented line mode draws them: no NaN breaks, whose bounds pyqtgraph computes slowly."""
-    item = styled.PixelCurve()
+    book: StyleBook,
+    plot: pg.PlotWidget,
+    role: str,
+    width: str,
+    line: LineStyle = "solid",
+    kind: type[PixelCurve] = PixelCurve,
+) -> PixelCurve:
+    """An empty :class:`PixelCurve` (or an :class:`Arrow`: ``kind``) on ``plot`` in the pen of
+    ``role``, ``width`` and ``line`` (dashes too)."""
+    item = kind()
     plot.addItem(item)
     book.add(lambda st: item.setPen(st.pen(role, width, line)))
     return item
 
 
-#: The points of :func:`styled.arrow_xy` (shaft, NaN, left barb, tip, right barb) as segments:
-#: shaft, left barb to tip, tip to right barb.
-_ARROW_SEGMENTS = np.array([0, 1, 3, 4, 4, 5])
-
-
-def _set_arrow(item: styled.PixelCurve, x: float, y: float, head: float) -> None:
-    """Draw the arrow from the origin to (x, y) (head length in data units) with ``item``;
-    an arrow already there is left alone (its pixels are kept)."""
-    xs, ys = styled.arrow_xy(0.0, 0.0, x, y, head)
-    if len(xs) == len(_ARROW_SEGMENTS):
-        xs, ys = xs[_ARROW_SEGMENTS], ys[_ARROW_SEGMENTS]
-    if (
-        item.opts["connect"] == "pairs"
-        and np.array_equal(item.xData, xs)
-        and np.array_equal(item.yData, ys)
-    ):
-        return
-    item.setData(xs, ys, connect="pairs")
+def _arrow(book: StyleBook, plot: pg.PlotWidget, role: str, width: str,
+           line: LineStyle = "solid") -> Arrow:  # fmt: skip
+    """An empty :class:`Arrow` on ``plot`` (see :func:`_line`)."""
+    item = _line(book, plot, role, width, line, Arrow)
+    assert isinstance(item, Arrow)
+    return item
 
 
 #: Degrees an arc segment spans: the arcs have radii of 30–60 pixels, where a 3° chord is
