@@ -272,7 +272,9 @@ def test_panels_hold_no_colour_or_size_literals(tab_id: str) -> None:
     from posenc_gui.state.registry import entry
 
     module = entry(tab_id).panel_module
-    source = (PACKAGE.parent / Path(*module.split("."))).with_suffix(".py").read_text()
+    where = PACKAGE.parent / Path(*module.split("."))
+    files = sorted(where.rglob("*.py")) if where.is_dir() else [where.with_suffix(".py")]
+    source = "\n".join(f.read_text() for f in files)  # a tab may be a package of views
     found = [
         f"{what}: {m.group(0)!r}" for what, rx in LITERALS.items() for m in rx.finditer(source)
     ]
