@@ -896,7 +896,7 @@ def test_wavelength_curves_are_straight_and_drawn_as_one_segment(panel: HeatmapP
     the segment through its ends, the pixels of the polyline through all its points."""
     from PySide6.QtGui import QTransform
 
-    from posenc_gui.panels.heatmap import StraightCurve
+    from posenc_gui.widgets.render.straight import StraightCurve
 
     assert isinstance(panel.wl_full, StraightCurve) and isinstance(panel.wl_never, StraightCurve)
     for dim, base, positions in ((8, 10.0, 5), (128, 10000.0, 100), (4096, 1e7, 5000)):
@@ -1032,7 +1032,7 @@ def test_a_shown_dims_step_takes_the_image_rows_it_has(panel: HeatmapPanel) -> N
     means computed), the same numbers as computed afresh."""
     panel.state.update({"positions": 5000, "dim": 128, "shown_dims": 0})
     panel.refresh_now()
-    computed = panel.image_rows_computed
+    computed = panel.kept_rows.computed
     for shown in (100, 40, 7, 128):
         panel.state.set("shown_dims", shown)
         panel.refresh_now()
@@ -1044,24 +1044,24 @@ def test_a_shown_dims_step_takes_the_image_rows_it_has(panel: HeatmapPanel) -> N
         np.testing.assert_allclose(panel.image_table, expected.numpy(), rtol=0, atol=1e-15)
         index = np.clip(np.floor((panel.image_table.T + 1.0) * 128.0), 0, 255).astype(np.uint8)
         np.testing.assert_array_equal(panel.image_index, index)
-    assert panel.image_rows_computed == computed
+    assert panel.kept_rows.computed == computed
     panel.state.set("base", 500.0)  # other numbers: computed again
     panel.refresh_now()
-    assert panel.image_rows_computed == computed + 1
+    assert panel.kept_rows.computed == computed + 1
 
 
 def test_kept_image_rows_serve_any_subset_of_their_columns(panel: HeatmapPanel) -> None:
     panel.refresh_now()
     first, last, cols = panel.image_first, panel.image_last, panel.image_dims
-    computed = panel.image_rows_computed
+    computed = panel.kept_rows.computed
     subset = cols[1::3]
     table, index = panel._image_rows(first, last, subset, 128, 10000.0, "interleaved")
-    assert panel.image_rows_computed == computed
+    assert panel.kept_rows.computed == computed
     np.testing.assert_array_equal(table.numpy(), panel.image_table.T[1::3])
     np.testing.assert_array_equal(index, panel.image_index[1::3])
     outside = np.array([0, 200], dtype=np.int64)  # a column it has not: computed
     panel._image_rows(first, last, outside, 256, 10000.0, "interleaved")
-    assert panel.image_rows_computed == computed + 1
+    assert panel.kept_rows.computed == computed + 1
 
 
 def test_wavelength_axis_is_fixed_over_bases_and_x_follows_dim_in_one_update(
@@ -1098,22 +1098,22 @@ def test_a_positions_step_below_the_pixels_computes_only_new_positions(
     computed afresh."""
     panel.state.update({"positions": 100, "dim": 64, "base": 10000.0, "shown_dims": 0})
     panel.refresh_now()
-    computed, added = panel.image_rows_computed, panel.image_positions_added
+    computed, added = panel.kept_rows.computed, panel.kept_rows.positions_added
     for positions, new in ((60, 0), (100, 0), (150, 50), (30, 0), (151, 1)):
         panel.state.set("positions", positions)
         panel.refresh_now()
-        assert panel.image_positions_added - added == new
-        added = panel.image_positions_added
+        assert panel.kept_rows.positions_added - added == new
+        added = panel.kept_rows.positions_added
         assert panel.image_positions.tolist() == list(range(positions))
         expected = core.sinusoidal_encoding(positions, 64, dtype=torch.float64)
         np.testing.assert_allclose(panel.image_table, expected.numpy(), rtol=0, atol=1e-15)
         index = np.clip(np.floor((panel.image_table.T + 1.0) * 128.0), 0, 255).astype(np.uint8)
         np.testing.assert_array_equal(panel.image_index, index)
         assert panel.image.image.shape[:2] == (64, positions)
-    assert panel.image_rows_computed == computed
+    assert panel.kept_rows.computed == computed
     panel.state.set("positions", 5000)  # more positions than pixels: means, computed afresh
     panel.refresh_now()
-    assert panel.image_rows_computed == computed + 1
+    assert panel.kept_rows.computed == computed + 1
 
 
 def test_position_curves_keep_their_pixels_while_a_step_leaves_them_alone(
