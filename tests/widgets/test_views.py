@@ -136,3 +136,22 @@ def test_keys_that_cannot_compare_count_as_changed() -> None:
         __hash__ = None  # type: ignore[assignment]
 
     assert not same_key(Opaque(), Opaque())
+
+
+def test_kept_hands_out_the_last_values_by_key() -> None:
+    from posenc_gui.widgets.views import Kept
+
+    kept = Kept(2)
+    made: list[str] = []
+
+    def make(k: str) -> list[str]:
+        made.append(k)
+        return [k]
+
+    a = kept.get("a", lambda: make("a"))
+    assert kept.get("a", lambda: make("a")) is a and kept.last is a and kept.last_key == "a"
+    kept.get("b", lambda: make("b"))
+    assert kept.get("a", lambda: make("a")) is a  # found again; "b" is now the oldest
+    kept.get("c", lambda: make("c"))  # drops "b"
+    kept.get("b", lambda: make("b"))
+    assert made == ["a", "b", "c", "b"]
