@@ -88,17 +88,35 @@ class Same:
         return f"Same({type(self.obj).__name__} at {id(self.obj):#x})"
 
 
+#: Types whose ``==`` is exact and cheap (a list of one of them is compared as a whole).
+_PLAIN = frozenset({float, int, str, bool})
+
+
 def same_key(a: object, b: object) -> bool:
     """Whether two view keys are equal: tuples, lists and dicts item by item, numpy arrays by
     identity or shape, type and content, anything else by ``==``. Values that cannot say
     (a tensor's ``==`` is a tensor) count as different: the view runs, never shows stale data."""
     if a is b:
         return True
-    if type(a) is not type(b):
+    kind = type(a)
+    if kind is not type(b):
         return False
+    if kind in _PLAIN:
+        return bool(a == b)
     if isinstance(a, tuple | list):
         assert isinstance(b, tuple | list)
-        return len(a) == len(b) and all(same_key(x, y) for x, y in zip(a, b, strict=True))
+        if len(a) != len(b):
+            return False
+        if a and type(a[0]) in _PLAIN:  # numbers, say (a vector, a row): compared in C first
+            try:
+                if a != b:  # differs as a whole: differs item by item (arrays would raise)
+                    return False
+            except (TypeError, ValueError, RuntimeError):
+                pass
+            kinds = set(map(type, a))
+            if len(kinds) == 1 and set(map(type, b)) == kinds:
+                return True  # equal, and items of one plain type: equal item by item
+        return all(same_key(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict):
         assert isinstance(b, dict)
         return a.keys() == b.keys() and all(same_key(v, b[k]) for k, v in a.items())
