@@ -9,7 +9,7 @@ only when one of them changed. What a view shows is recorded as named arrays
 *Derived* quantities (a read-out group of the tab's model, a tensor several views plot) declare
 their inputs too and are computed at most once per change, on first use.
 
-Two ways to do less work in a refresh, both kept here rather than in the panels:
+Three ways to do less work in a refresh, all kept here rather than in the panels:
 
 - **Memo per refresh.** The views of one refresh share a :class:`Memo`: each derived quantity is
   looked up once (the lookup builds its inputs' key) and the same object is handed to every view,
@@ -21,6 +21,8 @@ Two ways to do less work in a refresh, both kept here rather than in the panels:
   item, so nothing is set and nothing repaints. Keys compare with :func:`same_key`: arrays by
   identity or content, :class:`Same` by identity only (a cached array whose identity says it is
   unchanged: comparing its content would cost what the key saves).
+- **Kept values.** :class:`Kept` holds the last few values a view computed by key, across
+  refreshes, for what a derived quantity cannot key (a plot's visible range, its width).
 
 During a refresh a view sees a :class:`Context`: reading a parameter or a derived quantity it did
 not declare raises :class:`KeyError`, so a forgotten input is a failing test, not a stale plot.
@@ -30,7 +32,8 @@ styling, layout — is :mod:`posenc_gui.panels.base`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -85,17 +88,35 @@ class Same:
         return f"Same({type(self.obj).__name__} at {id(self.obj):#x})"
 
 
+#: Types whose ``==`` is exact and cheap (a list of one of them is compared as a whole).
+_PLAIN = frozenset({float, int, str, bool})
+
+
 def same_key(a: object, b: object) -> bool:
     """Whether two view keys are equal: tuples, lists and dicts item by item, numpy arrays by
     identity or shape, type and content, anything else by ``==``. Values that cannot say
     (a tensor's ``==`` is a tensor) count as different: the view runs, never shows stale data."""
     if a is b:
         return True
-    if type(a) is not type(b):
+    kind = type(a)
+    if kind is not type(b):
         return False
+    if kind in _PLAIN:
+        return bool(a == b)
     if isinstance(a, tuple | list):
         assert isinstance(b, tuple | list)
-        return len(a) == len(b) and all(same_key(x, y) for x, y in zip(a, b, strict=True))
+        if len(a) != len(b):
+            return False
+        if a and type(a[0]) in _PLAIN:  # numbers, say (a vector, a row): compared in C first
+            try:
+                if a != b:  # differs as a whole: differs item by item (arrays would raise)
+                    return False
+            except (TypeError, ValueError, RuntimeError):
+                pass
+            kinds = set(map(type, a))
+            if len(kinds) == 1 and set(map(type, b)) == kinds:
+                return True  # equal, and items of one plain type: equal item by item
+        return all(same_key(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict):
         assert isinstance(b, dict)
         return a.keys() == b.keys() and all(same_key(v, b[k]) for k, v in a.items())
@@ -195,6 +216,41 @@ class Memo:
             self.lookups[name] = self.lookups.get(name, 0) + 1
             value = self._found[name] = look_up()
             return value
+
+
+class Kept:
+    """The last few values of a computation, by key, across refreshes.
+
+    A view whose inputs include something a derived quantity cannot declare (its plot's
+    visible range, its width in pixels) keys what it computes itself: the value of the last
+    key is handed out again while the key stays, and the last ``size`` values are found again
+    when a slider is dragged back and forth (the least recently used goes first).
+    """
+
+    __slots__ = ("_values", "last_key", "size")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._values: OrderedDict[Hashable, Any] = OrderedDict()
+        #: The key of the value handed out last (None: none yet).
+        self.last_key: Hashable | None = None
+
+    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """The value kept for ``key``, made by ``make()`` if none is."""
+        try:
+            value = self._values[key]
+            self._values.move_to_end(key)
+        except KeyError:
+            value = self._values[key] = make()
+            if len(self._values) > self.size:
+                self._values.popitem(last=False)
+        self.last_key = key
+        return value
+
+    @property
+    def last(self) -> Any:
+        """The value handed out last (None: none yet)."""
+        return None if self.last_key is None else self._values.get(self.last_key)
 
 
 class Context:

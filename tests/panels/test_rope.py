@@ -171,10 +171,10 @@ def test_every_distance_is_aggregated_per_pixel_column(shown: RopePanel, qtbot: 
 
 def test_zoom_refreshes_only_the_distance_views(shown: RopePanel) -> None:
     panel = shown
-    before = {n: v.refresh_count for n, v in panel.views.items()}
+    before = {n: _asked(v) for n, v in panel.views.items()}
     panel.curve_plot.setXRange(-50, 70, padding=0)
     panel.refresh_now()
-    changed = {n for n, v in panel.views.items() if v.refresh_count != before[n]}
+    changed = {n for n, v in panel.views.items() if _asked(v) != before[n]}
     # the distance markers too: they are parked out of sight while beyond the range shown
     assert changed == {"curves", "decay", "curve_formula", "distance_marker"}
 
@@ -408,12 +408,17 @@ def test_matrix_pixels_follow_the_colour_map(qtbot: QtBot) -> None:
 # -- views: honest inputs, recorded data, style ----------------------------------------------------
 
 
+def _asked(view: Any) -> int:
+    """Refreshes a view was asked for: runs, and those its unchanged key skipped."""
+    return int(view.refresh_count + view.skip_count)
+
+
 def _refreshed(panel: RopePanel, change: dict[str, Any]) -> set[str]:
     panel.refresh_now()
-    before = {n: v.refresh_count for n, v in panel.views.items()}
+    before = {n: _asked(v) for n, v in panel.views.items()}
     panel.state.update(change)
     panel.refresh_now()
-    return {n for n, v in panel.views.items() if v.refresh_count != before[n]}
+    return {n for n, v in panel.views.items() if _asked(v) != before[n]}
 
 
 ALL_VIEWS = {
@@ -446,10 +451,10 @@ def test_a_change_refreshes_exactly_the_views_that_show_it(
 def test_curves_are_not_recomputed_when_m_moves(shown: RopePanel) -> None:
     shown.state.update({"range_max": 100000, "dim": 512})
     shown.settle()
-    key, curve = shown._curve_key, shown._curve
+    key, curve = shown._curves.last_key, shown._curves.last
     shown.state.set("m", 54321)
     shown.refresh_now()
-    assert shown._curve_key is key and shown._curve is curve
+    assert shown._curves.last_key is key and shown._curves.last is curve
     xs, _ = shown.curve_dots.getData()
     assert xs[0] == 54321 - 2 and shown.distance_line.value() == 54319
 
@@ -551,7 +556,7 @@ def test_long_range_bound_comes_from_the_worker_thread(shown: RopePanel, qtbot: 
     shown.refresh_now()
     qtbot.waitUntil(lambda: shown.bound_curve.isVisible(), timeout=600_000)  # nice 19
     shown.settle()
-    key = shown._bound_want
+    key = shown.bound_job.wanted
     assert key is not None and key[1] == 50_000.0
 
 
@@ -569,11 +574,11 @@ def test_a_change_that_shows_nothing_new_touches_no_item(shown: RopePanel) -> No
     shown.refresh_now()
     curve = shown.score_curve.getData()[0]
     html = {w: w.text() for w in (shown.invariance_label, shown.layout_label)}
-    skipped = dict(shown.skipped)
+    skipped = {name: v.skip_count for name, v in shown.views.items()}
     shown.state.set("q0", 2.5)
     shown.refresh_now()
     for view in ("circle", "curves", "decay", "layouts", "invariance", "curve_formula"):
-        assert shown.skipped[view] == skipped.get(view, 0) + 1, view
+        assert shown.views[view].skip_count == skipped[view] + 1, view
     assert shown.score_curve.getData()[0] is curve
     assert all(w.text() == h for w, h in html.items())
     # the data of the skipped views is still complete
@@ -581,10 +586,10 @@ def test_a_change_that_shows_nothing_new_touches_no_item(shown: RopePanel) -> No
     # typed: the same component redraws the circle
     shown.state.set("vectors", "typed")
     shown.refresh_now()
-    circle = shown.skipped["circle"]
+    circle = shown.views["circle"].skip_count
     shown.state.set("q0", 1.5)
     shown.refresh_now()
-    assert shown.skipped["circle"] == circle
+    assert shown.views["circle"].skip_count == circle
     xs, _ = shown.q_before.getData()
     assert xs[1] == pytest.approx(1.5)
 
@@ -619,10 +624,10 @@ def test_large_score_matrix_from_cached_tables(
     mat = panel.data()["matrix"]["matrix"].values
     assert mat[[0, 7, 511]] == pytest.approx(full, rel=1e-5, abs=1e-5)
     calls: list[str] = []
-    from posenc_gui.panels import rope as panel_mod
+    from posenc_gui.panels.rope import curves, matrix
 
     for name in ("rope_score_range", "apply_rope"):
-        for mod in (core, panel_mod):
+        for mod in (core, curves, matrix):
             if hasattr(mod, name):
                 orig = getattr(mod, name)
 
@@ -743,7 +748,7 @@ def test_background_bound_runs_at_low_priority(shown: RopePanel, qtbot: QtBot) -
 
     shown.state.update({"range_max": 100000, "dim": 512})
     shown.refresh_now()
-    job = shown._bound_future
+    job = shown.bound_job.future
     assert job is not None
     qtbot.waitUntil(lambda: job.running() or job.done(), timeout=600_000)
     if sys.platform.startswith("linux"):
@@ -788,7 +793,8 @@ def test_panel_score_ranges_equal_the_core_reference(
     """The panel's numpy scores from cached tables equal core.rope.rope_score_range, and its
     per-column envelope equals core.rope.minmax_bins."""
     from posenc_gui.core.rope import minmax_bins, rope_complex_pairs, rope_score_range
-    from posenc_gui.panels.rope import _minmax, _score_range
+    from posenc_gui.core.rope_rows import minmax_runs as _minmax
+    from posenc_gui.core.rope_rows import rope_score_row as _score_range
 
     gen = torch.Generator().manual_seed(dim)
     q, k = torch.randn(2, dim, dtype=torch.float64, generator=gen)
@@ -813,7 +819,7 @@ def test_circle_lines_are_bare_curves(panel: RopePanel) -> None:
     lines = ("q_circle", "k_circle", "q_arc", "k_arc", "between_arc", "q_before", "k_before",
              "q_after", "k_after", "diagonal_line")  # fmt: skip
     for name in lines:
-        assert type(getattr(panel, name)) is styled.PixelCurve, name
+        assert isinstance(getattr(panel, name), styled.PixelCurve), name
     # an arrow: its shaft and the two strokes of its head, no NaN break (as connect="finite")
     xs, ys = panel.q_before.getData()
     assert np.isfinite(xs).all() and np.isfinite(ys).all()
@@ -823,7 +829,7 @@ def test_circle_lines_are_bare_curves(panel: RopePanel) -> None:
     curves = ("score_curve", "qk_curve", "score_band", "qk_band", "abs_curve", "abs_qk_curve",
               "bound_curve")  # fmt: skip
     for name in curves:
-        assert type(getattr(panel, name)) is styled.PixelCurve, name
+        assert isinstance(getattr(panel, name), styled.PixelCurve), name
     # their pixels are kept while the markers move over them (m, n)...
     panel.state.set("m", panel.state.as_int("m") + 1)
     panel.refresh_now()
@@ -851,7 +857,7 @@ def test_circle_lines_are_bare_curves(panel: RopePanel) -> None:
 
 
 def test_steady_limits_change_only_when_the_data_leaves_their_band() -> None:
-    from posenc_gui.panels.rope import _steady
+    from posenc_gui.widgets.render.steady import steady_limit as _steady
 
     assert _steady(0.83, None, 2.0) == nice_ceil(0.83) == 1.0
     # kept while the data fits and fills more than 1/slack of it
@@ -869,7 +875,7 @@ def test_steady_ranges_keep_the_axes_over_small_data_changes(shown: RopePanel) -
     for seed in range(1, 8):
         p.state.set("seed", seed)
         p.refresh_now()
-        level = p._level
+        level = p._level.value
         mat = p.data()["matrix"]["matrix"].values
         assert float(np.abs(mat).max()) <= level * (1 + 1e-6)
         assert tuple(p.matrix_bar.levels()) == (-level, level)
@@ -923,7 +929,7 @@ def test_a_seed_dragged_back_reuses_its_curves(
 ) -> None:
     """The per-column envelopes of the last few (q, k, range) are kept: dragging the seed
     back to a value shown a few steps ago recomputes no score, and shows the same numbers."""
-    from posenc_gui.panels import rope as panel_mod
+    from posenc_gui.panels.rope import curves, matrix
 
     shown.state.update({"seed": 3})
     shown.refresh_now()
@@ -931,13 +937,14 @@ def test_a_seed_dragged_back_reuses_its_curves(
     shown.state.set("seed", 4)
     shown.refresh_now()
     calls: list[int] = []
-    original = panel_mod._score_range
+    original = curves.rope_score_row
 
     def counted(*a: Any, **kw: Any) -> Any:
         calls.append(1)
         return original(*a, **kw)
 
-    monkeypatch.setattr(panel_mod, "_score_range", counted)
+    for module in (curves, matrix):
+        monkeypatch.setattr(module, "rope_score_row", counted)
     shown.state.set("seed", 3)
     shown.refresh_now()
     again = shown.data()["curves"]
@@ -1044,27 +1051,29 @@ def test_each_derived_quantity_is_looked_up_once_a_flush(
     """The views of one flush share their lookups of derived quantities (each builds a key
     from the reprs of its inputs); a view still cannot read one it did not declare, and the
     next flush looks them up again (new values)."""
-    from posenc_gui.panels.rope import _Memo
     from posenc_gui.widgets import views
 
     seen: list[str] = []
-    original = views.Context.__getitem__
+    original = views.Context._look_up  # builds the key of a derived quantity's inputs
 
-    def counted(self: views.Context, name: str) -> Any:
-        seen.append(name)
-        return original(self, name)
+    def counted(self: views.Context, d: views.Derived) -> Any:
+        seen.append(d.name)
+        return original(self, d)
 
-    monkeypatch.setattr(views.Context, "__getitem__", counted)
+    monkeypatch.setattr(views.Context, "_look_up", counted)
     for m in (40, 41):
         seen.clear()
         shown.state.set("m", m)
         shown.refresh_now()
         assert seen and len(seen) == len(set(seen)), seen
         assert "scores" in seen and "positions" in seen
-    ctx = views.Context("view 'x'", shown.state.values(), frozenset({"m"}),
-                        shown.viewset.derived, shown.book.style)  # fmt: skip
+    values = shown.state.values()
+    memo = views.Memo(values)
+    memo.get("scores", lambda: 1)  # looked up by another view of the flush
+    ctx = views.Context("view 'x'", values, frozenset({"m"}), shown.viewset.derived,
+                        shown.book.style, memo=memo)  # fmt: skip
     with pytest.raises(KeyError, match="does not declare"):
-        _Memo(ctx, {"scores": 1})["scores"]
+        ctx["scores"]
 
 
 def test_readouts_repaint_without_the_grid_beneath(shown: RopePanel) -> None:
@@ -1099,7 +1108,8 @@ def test_fixed_width_values_keep_their_width(qtbot: QtBot) -> None:
     advance (digits, + and − equally wide), and as fmt would at those decimals."""
     from PySide6.QtGui import QFont, QFontMetricsF
 
-    from posenc_gui.panels.rope import _deg, _fixed
+    from posenc_gui.panels.rope.text import deg as _deg
+    from posenc_gui.panels.rope.text import fixed as _fixed
     from posenc_gui.widgets.fmt import num, signed
 
     rng = np.random.default_rng(0)
@@ -1156,11 +1166,11 @@ def test_a_pair_step_keeps_q_k_and_skips_the_curve_formula(shown: RopePanel) -> 
     shown.viewset.derived["qk"].compute = spy  # type: ignore[method-assign]
     shown.state.set("pair", 3)
     shown.refresh_now()
-    skipped = shown.skipped["curve_formula"]
+    skipped = shown.views["curve_formula"].skip_count
     shown.state.set("pair", 7)
     shown.refresh_now()
     assert len(ctx_qk) == 2 and ctx_qk[0] is ctx_qk[1]
-    assert shown.skipped["curve_formula"] == skipped + 1
+    assert shown.views["curve_formula"].skip_count == skipped + 1
     r = shown.readouts()
     q, k = (torch.tensor(r[x], dtype=torch.float64) for x in ("q", "k"))
     assert r["q_norm"] == float(torch.linalg.vector_norm(q))
@@ -1182,16 +1192,17 @@ def test_a_pair_step_keeps_q_k_and_skips_the_curve_formula(shown: RopePanel) -> 
 def test_matrix_is_the_toeplitz_matrix_of_its_row(shown: RopePanel) -> None:
     """The matrix is gathered from one row of scores: S[a, b] = row[a − b + size − 1], the
     diagonals constant, for windows of several sizes."""
-    from posenc_gui.panels import rope as panel_mod
+    from posenc_gui.core.rope_rows import rope_score_row
+    from posenc_gui.panels.rope.curves import pair_products
 
     for size in (8, 33, 64):
         shown.state.update({"window": size, "m": 500, "n": 120})
         shown.refresh_now()
         mat = shown.data()["matrix"]["matrix"].values
         m0, n0 = shown.data()["matrix"]["window_start"].values
-        assert shown._qk_made is not None
-        h = shown._products(shown._qk_made[1], "interleaved")[0]
-        row = panel_mod._score_range(h, 10_000.0, m0 - n0 - size + 1, 2 * size - 1)
+        q, k = shown.viewset.derived["qk"].value
+        h = pair_products(q, k, "interleaved")[0]
+        row = rope_score_row(h, 10_000.0, m0 - n0 - size + 1, 2 * size - 1)
         expected = np.array(
             [[row[a - b + size - 1] for b in range(size)] for a in range(size)], dtype=np.float32
         )
@@ -1204,8 +1215,6 @@ def test_matrix_pixels_from_its_row(shown: RopePanel, monkeypatch: pytest.Monkey
     scaled and looked up 2·size − 1 times, not size² times), and they are the pixels of
     pyqtgraph's render of the matrix; a copy of the matrix (not the one shown) goes the
     element-wise way."""
-    from posenc_gui.panels import rope as panel_mod
-
     scaled: list[tuple[int, ...]] = []
     rescale = pg.functions.rescaleData
 
@@ -1213,7 +1222,7 @@ def test_matrix_pixels_from_its_row(shown: RopePanel, monkeypatch: pytest.Monkey
         scaled.append(tuple(np.shape(data)))
         return rescale(data, *a, **kw)
 
-    monkeypatch.setattr(panel_mod.pg.functions, "rescaleData", counted)
+    monkeypatch.setattr(pg.functions, "rescaleData", counted)
     item = shown.matrix_image
     reference = pg.ImageItem(axisOrder="row-major")
     reference.setLookupTable(item.lut)

@@ -136,3 +136,33 @@ def test_keys_that_cannot_compare_count_as_changed() -> None:
         __hash__ = None  # type: ignore[assignment]
 
     assert not same_key(Opaque(), Opaque())
+
+
+def test_kept_hands_out_the_last_values_by_key() -> None:
+    from posenc_gui.widgets.views import Kept
+
+    kept = Kept(2)
+    made: list[str] = []
+
+    def make(k: str) -> list[str]:
+        made.append(k)
+        return [k]
+
+    a = kept.get("a", lambda: make("a"))
+    assert kept.get("a", lambda: make("a")) is a and kept.last is a and kept.last_key == "a"
+    kept.get("b", lambda: make("b"))
+    assert kept.get("a", lambda: make("a")) is a  # found again; "b" is now the oldest
+    kept.get("c", lambda: make("c"))  # drops "b"
+    kept.get("b", lambda: make("b"))
+    assert made == ["a", "b", "c", "b"]
+
+
+def test_same_key_compares_lists_of_numbers_whole_and_strictly() -> None:
+    from posenc_gui.widgets.views import same_key
+
+    q = [0.5 * i for i in range(512)]
+    assert same_key((q, {"q": q}), (list(q), {"q": list(q)}))
+    assert not same_key(q, [*q[:-1], 1e9])
+    assert not same_key([1, 2], [1.0, 2.0])  # equal by ==, not by type
+    assert not same_key([1.0, np.zeros(2)], [1.0, np.ones(2)])  # arrays item by item
+    assert same_key([1.0, np.zeros(0)], [1.0, np.zeros(0)])
