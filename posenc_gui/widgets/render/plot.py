@@ -86,6 +86,8 @@ class FitTitle(pg.LabelItem):  # type: ignore[misc]  # pyqtgraph is untyped
 class HousePlot(pg.PlotItem):  # type: ignore[misc]  # pyqtgraph is untyped
     """A ``pg.PlotItem`` (same arguments) whose title is a :class:`FitTitle`."""
 
+    titleLabel: FitTitle
+
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         # pyqtgraph builds its own label in the title cell; the house title takes its place
