@@ -5,9 +5,9 @@ hook, which reads the new module's source (``inspect.getsource``) to see whether
 PySide's ``from __feature__ import ...`` switches, unless PySide's feature table
 (``__feature__.pyside_feature_dict``, which PySide publishes) already holds the module's name.
 No module of this application (nor pyqtgraph, torch or psygnal) opts in, so the scan finds
-"no features" every time, at ~0.2 ms a module: measured here with the start-up bench (7 runs,
-alternated), interactive − torch import was 0.54–0.55 s without this module's finder and
-0.33–0.39 s with it (budget: 0.5 s); first paint did not move (~0.14 s).
+"no features" every time, at ~0.2 ms a module. Measured with the start-up bench (medians of 7
+runs, variants alternated, quiet machine): interactive − torch import was 0.54–0.55 s with the
+scan and 0.42 s with this module's finder (budget: 0.5 s); first paint ~0.14 s either way.
 
 :class:`NoFeatureFinder` is an import finder (Python's ``sys.meta_path`` extension point) that
 finds nothing itself: it writes the name of each module about to be imported into PySide's
