@@ -49,7 +49,7 @@ from posenc_gui.controllers.presentation import (
     system_theme,
 )
 from posenc_gui.controllers.sessions import SessionController
-from posenc_gui.qt import import_pyqtgraph, pyside_source_scan_off
+from posenc_gui.qt import pyside_source_scan_off
 from posenc_gui.state import Value
 from posenc_gui.state.registry import TAB_IDS, TABS, entry
 from posenc_gui.state.session import Session
@@ -255,7 +255,7 @@ class MainWindow(QMainWindow):
         with pyside_source_scan_off():
             # pyqtgraph and the panels use PySide, but none of them opts into PySide's
             # __feature__ switches: "no features", what the scan would find, holds for them.
-            import_pyqtgraph()  # without building every Qt class
+            import pyqtgraph  # noqa: F401
             import torch
 
             import posenc_gui.panels  # noqa: F401

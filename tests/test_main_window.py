@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
@@ -14,7 +13,6 @@ from posenc_gui import APP_NAME
 from posenc_gui.controllers.help import ABOUT_HTML
 from posenc_gui.controllers.menus import tab_shortcut
 from posenc_gui.main_window import MainWindow
-from posenc_gui.qt import pyside_source_scan_off
 from posenc_gui.state.registry import TAB_IDS, all_models
 from posenc_gui.state.session import Session
 
@@ -262,83 +260,6 @@ def test_start_restores_the_last_session_with_cli_overrides(qtbot: QtBot) -> Non
     finally:
         last_session_path().unlink(missing_ok=True)
         style_mod.hub().set_style(style_mod.Style())
-
-
-def test_pyside_source_scan_is_skipped_only_inside_the_block(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The start-up shortcut around ``import torch``: modules imported inside the block are
-    not scanned by PySide's feature hook, those imported after it are again."""
-    import sys
-
-    feature = sys.modules["shibokensupport.feature"]
-    scanned: list[str] = []
-
-    def spy(module: object) -> bool:
-        scanned.append(getattr(module, "__name__", "?"))
-        return False
-
-    monkeypatch.setattr(feature, "_mod_uses_pyside", spy)
-    (tmp_path / "posenc_scan_probe_a.py").write_text("X = 1\n")
-    (tmp_path / "posenc_scan_probe_b.py").write_text("X = 2\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    with pyside_source_scan_off():
-        exec("import posenc_scan_probe_a")  # through builtins.__import__, as a module would
-    assert feature._mod_uses_pyside is spy
-    exec("import posenc_scan_probe_b")
-    assert "posenc_scan_probe_a" not in scanned
-    assert "posenc_scan_probe_b" in scanned
-
-
-def test_the_application_skips_the_scan_from_its_first_import() -> None:
-    """Importing the application module switches PySide's per-module scan off for the process
-    (the modules before the first paint then load ~20 ms sooner)."""
-    import subprocess
-    import sys
-
-    code = (
-        "import sys, posenc_gui.app, posenc_gui.qt\n"
-        "hook = sys.modules['shibokensupport.feature']._mod_uses_pyside\n"
-        "print(hook is posenc_gui.qt._no_features)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "True"
-
-
-def test_pyqtgraph_imported_with_lazy_mirrors_draws_every_tab() -> None:
-    """As the window imports it (mirrors that look names up in PySide on first use, no class
-    built up front), pyqtgraph gives the same Qt objects, PySide's modules list their names
-    again afterwards, and every tab builds and paints."""
-    import subprocess
-    import sys
-
-    code = (
-        "import os, sys\n"
-        "os.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
-        "from posenc_gui.qt import import_pyqtgraph\n"
-        "import PySide6.QtCore, PySide6.QtWidgets\n"
-        "built = len(PySide6.QtWidgets.__dict__)\n"
-        "pg = import_pyqtgraph()\n"
-        "assert len(PySide6.QtWidgets.__dict__) < built + 100, 'every class was built'\n"
-        "assert pg.Qt.QtWidgets.QGraphicsView is PySide6.QtWidgets.QGraphicsView\n"
-        "assert pg.Qt.QtCore.QMutex is PySide6.QtCore.QMutex\n"
-        "assert 'QWidget' in dir(PySide6.QtWidgets) and 'QObject' in dir(PySide6.QtCore)\n"
-        "from posenc_gui.app import create_application\n"
-        "app = create_application()\n"
-        "from posenc_gui.panels import get_panel\n"
-        "from posenc_gui.state import ParamState\n"
-        "from posenc_gui.state.registry import TAB_IDS, get_model\n"
-        "for tab in TAB_IDS:\n"
-        "    panel = get_panel(tab)(ParamState(get_model(tab)))\n"
-        "    panel.resize(1280, 720); panel.show(); app.processEvents()\n"
-        "    image = panel.grab().toImage()\n"
-        "    assert image.width() == 1280 and not image.isNull(), tab\n"
-        "    panel.close()\n"
-        "print('ok', len(TAB_IDS))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip().startswith("ok")
 
 
 def test_access_keys_are_unique_in_every_menu(qtbot: QtBot) -> None:

@@ -3,8 +3,10 @@
 An instance attribute that shadows a method of its class (``axis.paint = ...``), a function of
 this project stored on a pyqtgraph or Qt class, or an assignment in the source to a method or a
 private attribute of a library object ties the app to one library release and hides which
-library behaviour still holds. Three checks: every item of every tab's scenes and every widget
-of every tab (built, shown, refreshed), every library class, and the source.
+library behaviour still holds. Four checks: every item of every tab's scenes and every widget
+of every tab (built, shown, refreshed), every library class, the source's stores into library
+objects, and the source's stores into library modules (module-level functions and private
+hooks of pyqtgraph, PySide6 and shiboken: none is allowed, none is needed).
 """
 
 from __future__ import annotations
@@ -195,11 +197,89 @@ def test_the_source_assigns_no_library_method_or_private_attribute(qapp: object)
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
         for node in _assignments(ast.parse(path.read_text(encoding="utf-8"))):
-            if node.attr.startswith("__"):  # a module's __getattr__ (posenc_gui.qt)
-                continue
             if node.attr in methods or node.attr in private:
                 rel = path.relative_to(PACKAGE.parent)
                 found.append(f"{rel}:{node.lineno}: {ast.unparse(node)}")
+    assert not found, "\n".join(found)
+
+
+#: Modules of the libraries whose module-level names the project must not replace.
+LIBRARY_MODULES = (*LIBRARIES, "shibokensupport", "__feature__")
+
+
+def _library_module_names(tree: ast.AST) -> set[str]:
+    """Local names that hold a library module: bound by ``import``/``from … import`` of a
+    library module, or assigned from ``sys.modules`` or ``importlib.import_module`` (a module
+    looked up by name, whichever it is)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith(LIBRARY_MODULES):
+                    names.add(alias.asname or alias.name.partition(".")[0])
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(LIBRARY_MODULES):
+            names.update(a.asname or a.name for a in node.names)
+    looked_up = ("sys.modules", "import_module")
+    for _ in range(3):  # loop variables over what the pass before found
+        for node in ast.walk(tree):
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign | ast.AnnAssign | ast.NamedExpr) and node.value:
+                if any(s in ast.unparse(node.value) for s in looked_up):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            elif isinstance(node, ast.For | ast.comprehension):
+                root = _root(node.iter)
+                if isinstance(root, ast.Name) and root.id in names:
+                    targets = [node.target]
+            for target in targets:
+                elements = target.elts if isinstance(target, ast.Tuple) else [target]
+                names.update(e.id for e in elements if isinstance(e, ast.Name))
+    return names
+
+
+def _root(node: ast.expr) -> ast.expr:
+    """The innermost object of an attribute chain or lookup (``pg`` of ``pg.a.b``)."""
+    while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node
+
+
+def _module_patches(tree: ast.AST) -> list[str]:
+    """Stores into a library module: ``pg.x = …``, ``del module.__dir__``,
+    ``setattr(feature, "_hook", f)`` on a name that holds a library module, and any store or
+    ``setattr`` reached through ``sys.modules`` or ``importlib.import_module``."""
+    modules = _library_module_names(tree)
+
+    def library(target: ast.expr) -> bool:
+        root = _root(target)
+        looked_up = "sys.modules" in ast.unparse(target) or "import_module" in ast.unparse(target)
+        return looked_up or (isinstance(root, ast.Name) and root.id in modules)
+
+    found = []
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign | ast.Delete):
+            targets = node.targets
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in ("setattr", "delattr") and node.args and library(node.args[0]):
+                found.append(ast.unparse(node))
+            continue
+        for target in targets:
+            if isinstance(target, ast.Attribute) and library(target.value):
+                found.append(ast.unparse(target))
+    return found
+
+
+def test_the_source_replaces_nothing_in_a_library_module(qapp: object) -> None:
+    """No module of the project stores into a pyqtgraph, PySide or shiboken module (a private
+    hook, a module's ``__dir__``, a function): the start-up work PySide does on imports is
+    avoided through Python's import machinery (``sys.meta_path``) and the feature table PySide
+    publishes (``posenc_gui.qt``), not by replacing PySide's functions."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent)
+        found += [f"{rel}: {p}" for p in _module_patches(ast.parse(path.read_text("utf-8")))]
     assert not found, "\n".join(found)
 
 
@@ -216,3 +296,17 @@ def test_the_checks_see_a_patch(qtbot: QtBot) -> None:
     names = [n.attr for n in _assignments(tree)]
     assert [n for n in names if n in _library_method_names()] == ["render"]
     assert [n for n in names if n in _library_self_attributes()] == ["_renderRequired"]
+    patches = (
+        "import pyqtgraph as pg\npg.mkPen = f\n",
+        "from PySide6 import QtCore\nQtCore.__dir__ = list\n",
+        "import sys\nfeature = sys.modules.get('shibokensupport.feature')\n"
+        "setattr(feature, '_mod_uses_pyside', f)\n",
+        "import importlib\nm = importlib.import_module('PySide6.QtCore')\ndel m.__dir__\n",
+        "import sys\nsys.modules['pyqtgraph'].Qt = None\n",
+        "import importlib\nmods = {n: importlib.import_module(n) for n in names}\n"
+        "for name, module in mods.items():\n    module.__dir__ = list\n",
+    )
+    for source in patches:
+        assert len(_module_patches(ast.parse(source))) == 1, source
+    fine = "import pyqtgraph as pg\nitem = pg.PlotCurveItem()\nitem.posenc_key = 1\nx.y = pg\n"
+    assert _module_patches(ast.parse(fine)) == []

@@ -29,7 +29,6 @@ Views and their inputs: ``heatmap`` (the shared table ``analysis``, heatmap); ``
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -53,7 +52,9 @@ from posenc_gui.state.encodings import (
 )
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig, superscript
-from posenc_gui.widgets.style import LineStyle, Style, StyleBook
+from posenc_gui.widgets.render.polyline import rows_polyline
+from posenc_gui.widgets.render.shown import Shown
+from posenc_gui.widgets.style import Style
 from posenc_gui.widgets.text import NOWRAP, LiveText, live, span
 from posenc_gui.widgets.views import Context
 
@@ -83,7 +84,7 @@ class EncodingsPanel(Panel):
     def build(self) -> None:
         b = self.book
         #: What each item shows now (set again only when it changes).
-        self._shown: dict[str, Any] = {}
+        self._shown = Shown()
         #: Axis labels by plot (re-applied after a restyle, which resets them).
         self._labels: dict[str, tuple[pg.PlotWidget, str, str]] = {}
         self._bar_label = "value P[p, j]"
@@ -133,8 +134,8 @@ class EncodingsPanel(Panel):
         self.dot_plot = styled.plot(
             b, self, "dot_plot", "Dot product at distance k", "position i", "P[i]·P[i+k]"
         )
-        self.dot_low = _line(b, self.dot_plot, DOT_ROLE, "hair")
-        self.dot_high = _line(b, self.dot_plot, DOT_ROLE, "hair")
+        self.dot_low = styled.line(b, self.dot_plot, DOT_ROLE, "hair")
+        self.dot_high = styled.line(b, self.dot_plot, DOT_ROLE, "hair")
         self.dot_band = pg.FillBetweenItem(self.dot_low, self.dot_high)
         self.dot_plot.addItem(self.dot_band)
         b.add(lambda st: self.dot_band.setBrush(st.brush(DOT_ROLE, 0.22)))
@@ -210,13 +211,6 @@ class EncodingsPanel(Panel):
         self.state.set("draw", (int(self.state.get("draw")) + 1) % (int(p.maximum) + 1))
 
     # -- helpers ---------------------------------------------------------------------------------
-    def _changed(self, key: str, value: Any) -> bool:
-        """Whether ``value`` differs from what ``key`` showed last (and remember it)."""
-        if key in self._shown and _same(self._shown[key], value):
-            return False
-        self._shown[key] = value
-        return True
-
     def _set_labels(self, plot: pg.PlotWidget, bottom: str, left: str) -> None:
         name = plot.objectName()
         if self._labels.get(name, (None, "", ""))[1:] == (bottom, left):
@@ -250,12 +244,12 @@ class EncodingsPanel(Panel):
         mode = ctx.values.as_str("heatmap")
         scheme, n, d = a.key[0], a.key[1], a.key[2]
         image, levels, factor = _heat_image(a, mode)
-        if self._changed("heat_image", (a.key, mode)):
+        if self._shown.changed("heat_image", (a.key, mode)):
             self.heat_image.setImage(image, autoLevels=False)
-        if self._changed("heat_levels", levels):
+        if self._shown.changed("heat_levels", levels):
             self.heat_bar.setLevels(levels)
         width = float(d) if mode == "table" else float(n)
-        if self._changed("heat_rect", (width, n)):
+        if self._shown.changed("heat_rect", (width, n)):
             self.heat_image.setRect(0.0, 0.0, width, float(n))
             styled.set_range(self.heat_plot, (0.0, width), (0.0, float(n)))
         what = _short(scheme)
@@ -286,7 +280,7 @@ class EncodingsPanel(Panel):
         width = float(v.as_int("dim") if v.as_str("heatmap") == "table" else v.as_int("positions"))
         xs = np.array([0.0, width, width, 0.0, 0.0])
         ys = np.array([p, p, p + 1.0, p + 1.0, p])
-        if self._changed("heat_row", (p, width)):
+        if self._shown.changed("heat_row", (p, width)):
             self.heat_row.setData(xs, ys)
         ctx.record("position_row", np.stack([xs, ys]), "outline of the row of position p")
 
@@ -319,16 +313,16 @@ class EncodingsPanel(Panel):
         cols, lo, hi = self._wave_columns(a)
         n, w = cols.shape
         binary = a.key[0] == "binary"
-        if self._changed("waves", a.key):
+        if self._shown.changed("waves", a.key):
             bands = np.arange(w, dtype=float)[None, :] + BAND * (hi - cols) / (hi - lo)
-            xs, ys, connect = _polylines(np.arange(n, dtype=float), bands.T)
+            xs, ys, connect = rows_polyline(np.arange(n, dtype=float), bands.T)
             self.wave_lines.setData(xs, ys, connect=connect)
         name = "bit" if binary else "dim"
-        if self._changed("wave_ticks", (w, name)):
+        if self._shown.changed("wave_ticks", (w, name)):
             ticks = [(j + BAND / 2, f"{name} {j}") for j in range(w)]
             self.wave_plot.getAxis("left").setTicks([ticks, []])
         xrange, yrange = styled.positions_range(n), (-0.15, w - 1 + BAND + 0.15)
-        if self._changed("wave_range", (xrange, yrange)):
+        if self._shown.changed("wave_range", (xrange, yrange)):
             styled.set_range(self.wave_plot, xrange, yrange)
         d = a.key[2]
         what = (
@@ -398,7 +392,7 @@ class EncodingsPanel(Panel):
             ctx.record("dot_at_distance", dots, "P[i]·P[i+k]")
         else:
             r = np.arange(n, dtype=float)
-            if self._changed("dot_band", ctx["analysis"].key):
+            if self._shown.changed("dot_band", ctx["analysis"].key):
                 self.dot_low.setData(r, low / factor)
                 self.dot_high.setData(r, high / factor)
                 self.dot_curve.setData(r, mean / factor)
@@ -411,9 +405,9 @@ class EncodingsPanel(Panel):
             ctx.record("product_min_by_distance", low, "min over i of P[i]·P[i+k]")
             ctx.record("product_max_by_distance", high, "max over i of P[i]·P[i+k]")
         if mode == "pairs":
-            self._shown.pop("dot_band", None)
+            self._shown.forget("dot_band")
         xrange = styled.positions_range(n)
-        if self._changed("dot_range", (xrange, yrange)):
+        if self._shown.changed("dot_range", (xrange, yrange)):
             styled.set_range(self.dot_plot, xrange, yrange)
         self._set_labels(self.dot_plot, xlabel, f"P[i]·P[i+k]{_times(factor)}")
         styled.retitle(self.book, self.dot_plot, title)
@@ -479,7 +473,7 @@ class EncodingsPanel(Panel):
             share = np.asarray(ctx["sum"]["position_share"])
             i = np.arange(share.size, dtype=float)
             self.share_curve.setData(i, share)
-            if self._changed("half", True):
+            if self._shown.changed("half", True):
                 self.half_line.setValue(0.5)
             yrange: tuple[float, float] = (-0.03, 1.03)
             xrange = styled.positions_range(share.size)
@@ -492,7 +486,7 @@ class EncodingsPanel(Panel):
             lengths = np.asarray(length["lengths"], dtype=float)
             rows = np.asarray(length["vector_by_length"])  # (lengths, dims)
             w = rows.shape[1]
-            xs, ys, connect = _polylines(lengths, rows.T)
+            xs, ys, connect = rows_polyline(lengths, rows.T)
             self.length_lines.setData(xs, ys, connect=connect)
             lo, hi = float(rows.min()), float(rows.max())
             pad = max(0.08 * (hi - lo), 0.05 * max(abs(hi), abs(lo), 1e-3))
@@ -502,7 +496,7 @@ class EncodingsPanel(Panel):
             title = f"The vector of position {LENGTH_POSITION} at every length L"
             ctx.record("lengths", lengths, "length L")
             ctx.record("vector_by_length", rows.T, f"P[{LENGTH_POSITION}, j] (rows: j)")
-        if self._changed("mag_range", (xrange, yrange)):
+        if self._shown.changed("mag_range", (xrange, yrange)):
             styled.set_range(self.mag_plot, xrange, yrange)
         styled.retitle(self.book, self.mag_plot, title)
 
@@ -605,35 +599,6 @@ class EncodingsPanel(Panel):
 
 
 # -- helpers -------------------------------------------------------------------------------------
-#: Panels collected while nobody referred to them, deleted at the next event-loop turn.
-def _polylines(x: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One :class:`styled.PixelCurve` data set for the rows of ``ys`` over ``x`` (increasing):
-    the points one row after the other, no segment from the end of a row to the start of the
-    next. A point in a straight run (on the line through its neighbours: a naive or normalized
-    row, a flat stretch of a bit) is left out: the run is one segment, the same line with no
-    joints drawn over each other (a row of the naive table: one segment, not ``L − 1``)."""
-    rows, n = ys.shape
-    keep = np.ones((rows, n), dtype=bool)
-    if n > 2:
-        dx = np.diff(x)
-        slopes = np.diff(ys, axis=1) / dx  # (rows, n − 1)
-        scale = np.maximum(np.abs(slopes[:, 1:]), np.abs(slopes[:, :-1]))
-        # inner points where the slope goes on unchanged (to round-off)
-        straight = np.abs(slopes[:, 1:] - slopes[:, :-1]) <= 1e-9 * np.maximum(scale, 1e-300)
-        keep[:, 1:-1] = ~straight
-    counts = keep.sum(axis=1)
-    connect = np.ones(int(counts.sum()), dtype=bool)
-    connect[np.cumsum(counts) - 1] = False  # the last point of each row
-    return np.broadcast_to(x, (rows, n))[keep], ys[keep], connect
-
-
-def _same(a: Any, b: Any) -> bool:
-    try:
-        return bool(a == b)
-    except ValueError:  # arrays
-        return False
-
-
 def _label(scheme: str) -> str:
     return SCHEME_LABELS[SCHEMES.index(scheme)]
 
@@ -719,18 +684,6 @@ def _value(x: float) -> str:
 def _percent(x: float) -> str:
     """A share as a percentage, three significant digits: ``22.5 %``, ``0.195 %``."""
     return f"{sig(100.0 * x, 3)} %"
-
-
-def _line(
-    book: StyleBook, w: pg.PlotWidget, role: str, width: str, line: LineStyle = "solid"
-) -> pg.PlotCurveItem:
-    """A bare ``PlotCurveItem`` styled by ``role`` (no ``PlotDataItem`` bookkeeping per
-    ``setData``), its pixels kept while other items change over it."""
-    item = pg.PlotCurveItem()
-    w.addItem(item)
-    item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-    book.add(lambda st: item.setPen(st.pen(role, width, line)))
-    return item
 
 
 PANEL = EncodingsPanel

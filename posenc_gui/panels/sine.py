@@ -15,12 +15,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pyqtgraph as pg
 import torch
-from pyqtgraph.Qt.internals import PrimitiveArray
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QFontMetricsF, QPainter, QPen, QPolygonF
-from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtGui import QFontMetricsF
 
 from posenc_gui.core.sinusoidal import (
     sinusoidal_column_min_max,
@@ -31,8 +27,7 @@ from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.sine import LADDER_INPUTS, T_VIEW, TAU, WAVE_INPUTS, SineModel, wave_samples
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
-from posenc_gui.widgets.render import PaddedItem
-from posenc_gui.widgets.style import Style, StyleBook
+from posenc_gui.widgets.style import Style
 from posenc_gui.widgets.text import LiveText, live, span, table_html
 from posenc_gui.widgets.views import Context
 
@@ -60,171 +55,6 @@ WIDEST_PAIR_LABEL = "λ₇ = 8.888·10⁻⁸ "
 def _role(j: int) -> str:
     """Column 2i (sin) in the sine colour, column 2i+1 (cos) in the cosine colour."""
     return "sin" if j % 2 == 0 else "cos"
-
-
-class Ring(PaddedItem):
-    """A circle of radius ``r`` about the origin, drawn as one ellipse in device pixels (a
-    polyline of 361 antialiased segments costs ~10x more; the radius follows the amplitude,
-    so it is drawn again at every amplitude step)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.radius = 0.0
-        self._pen = QPen()
-
-    def set_pen(self, pen: QPen) -> None:
-        self._pen = QPen(pen)
-        self.geometry_changed()
-
-    def set_radius(self, radius: float) -> None:
-        self.radius = float(radius)
-        self.geometry_changed()
-
-    def points(self) -> tuple[np.ndarray, np.ndarray]:
-        r = self.radius
-        return np.array([-r, r, 0.0, 0.0]), np.array([0.0, 0.0, -r, r])
-
-    def reach(self) -> float:
-        return self._pen.widthF() / 2 + 1.0
-
-    def paint(
-        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        if self.radius <= 0:
-            return
-        t = p.transform()
-        centre = t.map(QPointF(0.0, 0.0))
-        rx, ry = abs(t.m11()) * self.radius, abs(t.m22()) * self.radius
-        p.resetTransform()
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        p.setPen(self._pen)
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        p.drawEllipse(centre, rx, ry)
-
-
-class MinMaxBands(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
-    """Per-pixel-column min–max bands of several ladder rows.
-
-    Each column of a row covers its minimum to its maximum, widened by ``pad`` (half a line
-    width, in data units) on both sides, so a row that hardly varies still shows as a line of
-    the ladder's width. Filled without antialiasing: the band is made of whole pixel columns
-    anyway, and an antialiased fill (or one thick segment per column) costs 10–40x more.
-
-    A row whose column extremes change little from column to column is one polygon (along the
-    maxima, back along the minima); a row whose extremes jump (a frequency near the column
-    width: each column a different part of a period) is one rectangle per column: the
-    rasterizer's cost for a polygon grows with how far its edges travel (~4 ms a row there),
-    a rectangle's does not.
-    """
-
-    #: Rows whose edges travel more than this many pixels per column are drawn as rectangles.
-    JAGGED = 8.0
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._brush = QBrush()
-        self._rows: list[QPolygonF | PrimitiveArray] = []
-        self._rect = QRectF()
-        #: How far each band reaches past its rows' minima and maxima (data units).
-        self.pad = 0.0
-
-    def set_brush(self, brush: QBrush) -> None:
-        self._brush = brush
-        self.update()
-
-    def set_bands(
-        self, xs: np.ndarray, lows: np.ndarray, highs: np.ndarray, pad: float, pixel: float = 0.0
-    ) -> None:
-        """Rows ``lows[r]``/``highs[r]`` (plot coordinates) over the evenly spaced column
-        centres ``xs``; ``pixel``: the height of a pixel in data units (0: all polygons)."""
-        self.prepareGeometryChange()
-        rows: list[QPolygonF | PrimitiveArray] = []
-        n = len(xs)
-        step = float(xs[1] - xs[0]) if n > 1 else 1.0
-        for lo, hi in zip(lows, highs, strict=True):
-            travel = float(np.abs(np.diff(hi)).sum() + np.abs(np.diff(lo)).sum())
-            if pixel > 0 and travel > self.JAGGED * pixel * n:
-                rects = PrimitiveArray(QRectF, 4)
-                rects.resize(n)
-                r = rects.ndarray()
-                r[:, 0], r[:, 2] = xs - step / 2, step
-                r[:, 1], r[:, 3] = lo - pad, hi - lo + 2 * pad
-                rows.append(rects)
-            else:
-                poly = pg.functions.create_qpolygonf(2 * n)
-                pts = pg.functions.ndarray_from_qpolygonf(poly)
-                pts[:n, 0], pts[n:, 0] = xs, xs[::-1]
-                pts[:n, 1], pts[n:, 1] = hi + pad, lo[::-1] - pad
-                rows.append(poly)
-        self._rows = rows
-        self.pad = pad
-        if n and len(lows):
-            y0, y1 = float(np.min(lows)) - pad, float(np.max(highs)) + pad
-            x0 = float(xs[0]) - step / 2
-            self._rect = QRectF(x0, y0, float(xs[-1]) + step / 2 - x0, y1 - y0)
-        else:
-            self._rect = QRectF()
-        self.update()
-
-    def clear(self) -> None:
-        self.set_bands(np.empty(0), np.empty((0, 0)), np.empty((0, 0)), 0.0)
-
-    @property
-    def row_kinds(self) -> tuple[str, ...]:
-        """How each row is drawn: ``"polygon"`` or ``"columns"`` (one rectangle per column)."""
-        return tuple("polygon" if isinstance(r, QPolygonF) else "columns" for r in self._rows)
-
-    def envelope(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """What is drawn, read back from the polygons and rectangles: ``(x, low, high)`` per
-        row (column centres; ``low`` and ``high`` include :attr:`pad`)."""
-        out = []
-        for row in self._rows:
-            if isinstance(row, QPolygonF):
-                pts = pg.functions.ndarray_from_qpolygonf(row).copy()
-                n = len(pts) // 2
-                out.append((pts[:n, 0], pts[n:, 1][::-1], pts[:n, 1]))
-            else:
-                r = row.ndarray().copy()
-                out.append((r[:, 0] + r[:, 2] / 2, r[:, 1], r[:, 1] + r[:, 3]))
-        return out
-
-    def boundingRect(self) -> QRectF:
-        return self._rect
-
-    def paint(
-        self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(self._brush)
-        for row in self._rows:
-            if isinstance(row, QPolygonF):
-                p.drawPolygon(row)
-            else:
-                p.drawRects(*row.drawargs())
-
-
-def _curve(
-    book: StyleBook, w: pg.PlotWidget, role: str, width: str, cache: bool = True, **kw: object
-) -> pg.PlotCurveItem:
-    """A line like :func:`styled.curve`, as a bare ``PlotCurveItem``: these lines change every
-    frame, and ``PlotDataItem.setData`` adds ~0.06 ms of dataset bookkeeping to each (no
-    downsampling, log axes or symbols are used here). ``cache``: keep the pixels while other
-    items move over it (worth it for long curves, not for a few segments that change anyway).
-    """
-    item = pg.PlotCurveItem(**kw)
-    w.addItem(item)
-    if cache:
-        item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-    book.add(lambda st: item.setPen(st.pen(role, width)))
-    return item
-
-
-def _bands(book: StyleBook, w: pg.PlotWidget, role: str) -> MinMaxBands:
-    item = MinMaxBands()
-    w.addItem(item)
-    book.add(lambda st: item.set_brush(st.brush(role)))
-    return item
 
 
 class SinePanel(Panel):
@@ -270,13 +100,12 @@ class SinePanel(Panel):
         self.circle_plot.setYRange(-2.15, 2.15, padding=0)
         unit = styled.curve(b, self.circle_plot, "guide", "thin", "dash")
         unit.setData(*styled.circle_xy(1.0))
-        self.amp_circle = Ring()
-        self.circle_plot.addItem(self.amp_circle)
-        b.add(lambda st: self.amp_circle.set_pen(st.pen("ink", "line")))
-        self.angle_arc = _curve(b, self.circle_plot, "accent", "thick", cache=False)
-        self.radius_line = _curve(b, self.circle_plot, "ink", "line", cache=False)
-        self.sin_proj = _curve(b, self.circle_plot, "sin", "bold", cache=False)
-        self.cos_proj = _curve(b, self.circle_plot, "cos", "bold", cache=False)
+        self.amp_circle = styled.ring(b, self.circle_plot, "ink", "line")
+        # a few segments each, set at every step: drawn directly, not kept as pixels
+        self.angle_arc = styled.line(b, self.circle_plot, "accent", "thick", keep=False)
+        self.radius_line = styled.line(b, self.circle_plot, "ink", "line", keep=False)
+        self.sin_proj = styled.line(b, self.circle_plot, "sin", "bold", keep=False)
+        self.cos_proj = styled.line(b, self.circle_plot, "cos", "bold", keep=False)
         self.circle_dot = styled.markers(b, self.circle_plot, "accent", "huge")
         self._circle_amp = math.nan  # radius and arc the curves show now
         self._arc = (math.nan, math.nan)
@@ -310,7 +139,9 @@ class SinePanel(Panel):
             for role in ("sin", "cos")
         }
         # with more positions than pixels: per-column min–max bands instead of the curves
-        self.ladder_bands = {role: _bands(b, self.ladder_plot, role) for role in ("sin", "cos")}
+        self.ladder_bands = {
+            role: styled.bands(b, self.ladder_plot, role) for role in ("sin", "cos")
+        }
         self._ladder_rows = 0  # rows the left axis and the y range are set for
         self._ladder_length = 0  # length the x range and the marker's bounds are set for
         self._pair_ticks: list[tuple[float, str]] = []

@@ -16,11 +16,8 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import (
-    QColor,
-    QPen,
-)
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsTextItem,
@@ -35,6 +32,9 @@ from posenc_gui.widgets.render import ColourImage, GridLines, HouseAxis, HouseCo
 from posenc_gui.widgets.render import Dots as Dots
 from posenc_gui.widgets.render import PixelCurve as PixelCurve
 from posenc_gui.widgets.render import PixelText as PixelText
+from posenc_gui.widgets.render.bands import MinMaxBands
+from posenc_gui.widgets.render.plot import HousePlot
+from posenc_gui.widgets.render.ring import Ring
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
 
 _configured = False
@@ -52,47 +52,6 @@ def configure() -> None:
         return
     pg.setConfigOptions(antialias=True, imageAxisOrder="row-major", segmentedLineMode="on")
     _configured = True
-
-
-class FitTitle(pg.LabelItem):  # type: ignore[misc]
-    """A plot title that shrinks its text to the width it is given (at most to half size).
-
-    pyqtgraph's title asks the layout for its whole text width, so a long title on a narrow
-    plot (a small projector, a large scale) makes the scene wider than the widget and cuts off
-    the plot's right side with it. A title scaled down a little reads better than either.
-    """
-
-    def resizeEvent(self, ev: object) -> None:
-        self.item.setScale(1.0)
-        natural = self.item.boundingRect().width()
-        avail = self.size().width()
-        if natural > 0 and 0 < avail < natural:
-            self.item.setScale(max(avail / natural, 0.5))
-        super().resizeEvent(ev)
-
-    def updateMin(self) -> None:
-        bounds = self.itemRect()
-        self.setMinimumWidth(0)
-        self.setMinimumHeight(bounds.height())
-        self._sizeHint = {
-            Qt.SizeHint.MinimumSize: (0, bounds.height()),
-            Qt.SizeHint.PreferredSize: (bounds.width(), bounds.height()),
-            Qt.SizeHint.MaximumSize: (-1, -1),
-            Qt.SizeHint.MinimumDescent: (0, 0),
-        }
-        self.updateGeometry()
-
-
-def _fit_title(item: pg.PlotItem) -> None:
-    """Put a :class:`FitTitle` where the plot's own title label was."""
-    old = item.titleLabel
-    new = FitTitle("", size="11pt", parent=item)
-    item.layout.removeItem(old)
-    old.setParentItem(None)
-    if old.scene() is not None:
-        old.scene().removeItem(old)
-    item.layout.addItem(new, 0, 1)
-    item.titleLabel = new
 
 
 def plot(
@@ -117,7 +76,8 @@ def plot(
     configure()
     sides = ("left", "bottom", "right", "top")
     w = pg.PlotWidget(  # no context menu: not built, ~4 ms a plot
-        parent, enableMenu=False, axisItems={side: HouseAxis(side) for side in sides}
+        parent,
+        plotItem=HousePlot(enableMenu=False, axisItems={side: HouseAxis(side) for side in sides}),
     )
     w.setObjectName(name)
     repaint_cheaply(w)
@@ -131,7 +91,6 @@ def plot(
     if not any(mouse):
         item.hideButtons()
     w.posenc_title = title
-    _fit_title(item)
     labels = {"bottom": (xlabel, xunits), "left": (ylabel, yunits)}
     for side in ("bottom", "left"):
         # Major and minor ticks only: the third level doubles the paint time, adds nothing legible.
@@ -191,46 +150,14 @@ def set_title(book: StyleBook, w: pg.PlotWidget, title: str) -> None:
 
 
 def retitle(book: StyleBook, plot: pg.PlotWidget, title: str) -> None:
-    """:func:`styled.set_title` without a layout pass of the plot when only the text changes.
-
-    pyqtgraph's ``PlotItem.setTitle`` fixes the title row's height again and its label asks
-    for its size anew: each invalidates the plot's layout (two requests a new title, a layout
-    pass of the whole plot before the paint), though a title of the same height keeps its
-    place (its width is the plot's: the text is scaled to fit it and centred, as
-    :class:`~posenc_gui.widgets.FitTitle` does on a resize). Here the new text is set
-    in the label's text item, fitted and centred in place; a title of another height, or one
-    not laid out yet, takes the house path."""
+    """:func:`set_title` without a layout pass of the plot when only the text changes: a
+    title already laid out takes the new text in place, and asks for a new place only when
+    its height changes (:meth:`~posenc_gui.widgets.render.plot.HousePlot.retitle`)."""
     if getattr(plot, "posenc_title", None) == title:
         return
-    label = plot.getPlotItem().titleLabel
-    hint = getattr(label, "_sizeHint", {})
-    room = label.size()
-    if not isinstance(label, FitTitle) or not label.isVisible() or room.width() <= 0:
-        set_title(book, plot, title)
-        return
-    st = book.style
-    label.text = title
-    label.opts["size"], label.opts["color"] = st.css_pt("title"), st.color("ink")
-    css = [f"color: {pg.mkColor(label.opts['color']).name(QColor.NameFormat.HexArgb)}"]
-    css += [f"{k}: {label.opts[o]}" for o, k in (("family", "font-family"), ("size", "font-size"))
-            if o in label.opts]  # fmt: skip
-    item = label.item
-    item.setHtml(f"<span style='{'; '.join(css)}'>{title}</span>")
-    item.setScale(1.0)
-    natural = item.boundingRect().width()
-    if 0 < room.width() < natural:
-        item.setScale(max(room.width() / natural, 0.5))
-    item.setPos(0.0, 0.0)
-    bounds = label.itemRect()
-    before = hint.get(Qt.SizeHint.MinimumSize, (0.0, -1.0))[1]
     plot.posenc_title = title
-    if bounds.height() != before:  # another height: the plot makes room for it
-        label.resizeEvent(None)
-        return
-    placed = QRectF(bounds)
-    placed.moveCenter(label.rect().center())
-    item.setPos(placed.topLeft() - bounds.topLeft())
-    hint[Qt.SizeHint.PreferredSize] = (bounds.width(), bounds.height())  # no layout request
+    st = book.style
+    plot.getPlotItem().retitle(title, size=st.css_pt("title"), color=st.color("ink"))
 
 
 def axis_right(book: StyleBook, w: pg.PlotWidget) -> HouseAxis:
@@ -523,6 +450,46 @@ def pixel_curve(book: StyleBook, plot: pg.PlotWidget, role: str, width: str) -> 
     item = PixelCurve()
     plot.addItem(item)
     book.add(lambda st: item.setPen(st.pen(role, width)))
+    return item
+
+
+def line(
+    book: StyleBook,
+    plot: pg.PlotWidget,
+    role: str,
+    width: str = "line",
+    line: LineStyle = "solid",
+    *,
+    keep: bool = True,
+) -> pg.PlotCurveItem:
+    """An empty line like :func:`curve`, as a bare ``pg.PlotCurveItem``, for lines set at every
+    step: ``PlotDataItem.setData`` adds ~0.06 ms of dataset bookkeeping to each (downsampling,
+    log axes, symbols, none of them used by such lines). ``keep``: keep its pixels while other
+    items change over it (:func:`_cache`; worth it for long lines, not for a few segments that
+    change at every step anyway)."""
+    item = pg.PlotCurveItem()
+    plot.addItem(item)
+    if keep:
+        _cache(item)
+    book.add(lambda st: item.setPen(st.pen(role, width, line)))
+    return item
+
+
+def bands(book: StyleBook, plot: pg.PlotWidget, role: str) -> MinMaxBands:
+    """Empty :class:`~posenc_gui.widgets.render.bands.MinMaxBands` on ``plot``, filled in the
+    colour of ``role``."""
+    item = MinMaxBands()
+    plot.addItem(item)
+    book.add(lambda st: item.set_brush(st.brush(role)))
+    return item
+
+
+def ring(book: StyleBook, plot: pg.PlotWidget, role: str, width: str = "line") -> Ring:
+    """A :class:`~posenc_gui.widgets.render.ring.Ring` (radius 0 until set) on ``plot`` in the
+    pen of ``role`` and ``width``."""
+    item = Ring()
+    plot.addItem(item)
+    book.add(lambda st: item.set_pen(st.pen(role, width)))
     return item
 
 

@@ -477,11 +477,12 @@ def test_a_straight_run_of_a_wave_is_one_segment(qtbot: QtBot) -> None:
     """Waves are drawn through the points where the slope changes only: a naive row is one
     segment, a bit one segment per flat stretch or edge, a sinusoidal row every point; the
     segments pass through every value of the table."""
-    from posenc_gui.panels.encodings import BAND, _polylines
+    from posenc_gui.panels.encodings import BAND
+    from posenc_gui.widgets.render.polyline import rows_polyline
 
     x = np.arange(10.0)
     rows = np.array([3.0 * x + 1.0, [0, 0, 0, 1, 1, 0, 0, 0, 0, 1.0], np.sin(x)])
-    xs, ys, connect = _polylines(x, rows)
+    xs, ys, connect = rows_polyline(x, rows)
     ends = np.flatnonzero(~connect)
     assert list(ends) == [1, 1 + 7, 1 + 7 + 10]  # 2, 7 (0, 2, 3, 4, 5, 8, 9) and 10 points
     starts = np.concatenate([[0], ends[:-1] + 1])
