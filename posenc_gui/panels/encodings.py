@@ -53,10 +53,9 @@ from posenc_gui.state.encodings import (
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig, superscript
 from posenc_gui.widgets.render.polyline import rows_polyline
-from posenc_gui.widgets.render.shown import Shown
 from posenc_gui.widgets.style import Style
 from posenc_gui.widgets.text import NOWRAP, LiveText, live, span
-from posenc_gui.widgets.views import Context
+from posenc_gui.widgets.views import Context, Shown
 
 WAVE_ROLE = "sin"
 MARK_ROLE = "ink"

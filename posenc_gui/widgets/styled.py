@@ -33,8 +33,11 @@ from posenc_gui.widgets.render import Dots as Dots
 from posenc_gui.widgets.render import PixelCurve as PixelCurve
 from posenc_gui.widgets.render import PixelText as PixelText
 from posenc_gui.widgets.render.bands import MinMaxBands
+from posenc_gui.widgets.render.notes import Note, note
 from posenc_gui.widgets.render.plot import HousePlot
 from posenc_gui.widgets.render.ring import Ring
+from posenc_gui.widgets.render.view_range import apply_transform as apply_transform
+from posenc_gui.widgets.render.view_range import set_range as set_range
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
 
 _configured = False
@@ -230,17 +233,10 @@ def text(
     role: str = "ink",
     anchor: tuple[float, float] = (0, 1),
     kind: str = "text",
-) -> pg.TextItem:
-    """A text label placed in data coordinates."""
-    item = pg.TextItem(anchor=anchor)
-    w.addItem(item)
-
-    def apply(st: Style) -> None:
-        item.setColor(st.qcolor(role))
-        item.setFont(st.font(kind))
-
-    book.add(apply)
-    return item
+) -> Note:
+    """A text label placed in data coordinates (a :class:`~posenc_gui.widgets.render.notes.Note`,
+    which ignores a ``setText`` of the text it shows)."""
+    return note(book, w, role, anchor, kind)
 
 
 def vline(
@@ -390,24 +386,6 @@ def steady_axis(book: StyleBook, axis: HouseAxis, widest: str) -> None:
         axis.reserve_text(widest, st.font("tick"))
 
     book.add(apply)
-
-
-def set_range(
-    plot: pg.PlotWidget, x: tuple[float, float] | None, y: tuple[float, float] | None
-) -> None:
-    """Show ``x`` and/or ``y`` (no padding) and apply the new view transform at once.
-
-    pyqtgraph applies a range change lazily, while painting; the items that follow the view
-    (markers, text, cached curves) then ask for a second paint of the plot. Applied here, in a
-    view's refresh, the plot is painted once.
-    """
-    plot.getPlotItem().getViewBox().setRange(xRange=x, yRange=y, padding=0.0)
-    apply_transform(plot)
-
-
-def apply_transform(plot: pg.PlotWidget) -> None:
-    """Apply a pending view transform now (a plot linked to one whose range was just set)."""
-    plot.getPlotItem().getViewBox().updateMatrix()
 
 
 #: Mantissas of the "nice" ends of an axis over the positions (1.2: no curve fills less than

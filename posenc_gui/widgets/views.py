@@ -218,6 +218,33 @@ class Memo:
             return value
 
 
+class Shown:
+    """Last values by name: :meth:`changed` says whether an item must be set again.
+
+    A view's key skips the whole view; inside a view that runs, this keeps, per name, the value
+    an item was last set from (a table's key, a range, a pair of levels). Most of a view's
+    items often show the same thing as before (a seed step keeps the plot's range; a mode
+    switch keeps the image), and setting one again still costs: pyqtgraph copies the data,
+    recomputes its bounds and repaints the item (an image its whole rectangle, a range both
+    axes and everything on the plot). Values compare as keys do (:func:`same_key`: arrays by
+    content).
+    """
+
+    def __init__(self) -> None:
+        self._values: dict[str, object] = {}
+
+    def changed(self, name: str, value: object) -> bool:
+        """Whether ``value`` differs from what ``name`` showed last (and remember it)."""
+        if name in self._values and same_key(self._values[name], value):
+            return False
+        self._values[name] = value
+        return True
+
+    def forget(self, name: str) -> None:
+        """The item ``name`` shows something else now: the next :meth:`changed` is True."""
+        self._values.pop(name, None)
+
+
 class Kept:
     """The last few values of a computation, by key, across refreshes.
 

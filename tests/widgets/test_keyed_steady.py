@@ -8,7 +8,8 @@ from pytestqt.qtbot import QtBot
 
 from posenc_gui.core.rope import nice_ceil
 from posenc_gui.widgets.render.keyed import KeyedCurve
-from posenc_gui.widgets.render.steady import ShownRange, SteadyLimit, steady_limit
+from posenc_gui.widgets.render.steady import SteadyLimit, steady_limit
+from posenc_gui.widgets.render.view_range import ShownRange
 
 
 def test_keyed_curve_sets_data_only_for_a_new_key(qtbot: QtBot) -> None:

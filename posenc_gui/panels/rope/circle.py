@@ -13,7 +13,8 @@ from posenc_gui.panels.rope.text import f, pair
 from posenc_gui.state.rope import TAU
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.render.keyed import KeyedCurve
-from posenc_gui.widgets.render.steady import ShownRange, SteadyLimit
+from posenc_gui.widgets.render.steady import SteadyLimit
+from posenc_gui.widgets.render.view_range import ShownRange
 from posenc_gui.widgets.style import LineStyle, StyleBook
 from posenc_gui.widgets.views import Context
 

@@ -30,7 +30,8 @@ from posenc_gui.state.rope import rope_layout
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.background import LatestJob, SecondThread
 from posenc_gui.widgets.fmt import sig
-from posenc_gui.widgets.render.steady import ShownRange, SteadyLimit
+from posenc_gui.widgets.render.steady import SteadyLimit
+from posenc_gui.widgets.render.view_range import ShownRange
 from posenc_gui.widgets.text import LiveText, live, span
 from posenc_gui.widgets.views import Context, Kept, Same
 

@@ -13,7 +13,8 @@ from posenc_gui.panels.base import Panel
 from posenc_gui.panels.rope.circle import line
 from posenc_gui.state.rope import MAX_POSITION, RopeModel, rope_layout
 from posenc_gui.widgets import styled
-from posenc_gui.widgets.render.steady import ShownRange, SteadyLimit
+from posenc_gui.widgets.render.steady import SteadyLimit
+from posenc_gui.widgets.render.view_range import ShownRange
 from posenc_gui.widgets.views import Context, Kept
 
 #: The colour level is kept while the window's maximum |score| is above 1/slack of it.

@@ -1,4 +1,10 @@
-"""A view box's extent (limits and range) set in one range update, applied before the paint.
+"""Plot ranges: set in one range update and applied before the paint (one module for the job).
+
+- :func:`set_range` shows a range with no padding and applies the new view transform at once;
+  :func:`apply_transform` applies a pending one (a plot linked to one whose range was just
+  set); :func:`settle` does it for view boxes.
+- :class:`ShownRange` remembers the ranges a view last gave its plot and sets only what changed.
+- :class:`ViewExtent` sets a box's limits and range in one update.
 
 pyqtgraph's ``ViewBox.setLimits`` updates the view range at once, and the ``setRange`` that
 follows it updates it again: each update moves every linked view and axis, so a step that
@@ -24,6 +30,50 @@ def settle(*boxes: pg.ViewBox) -> None:
     """Apply the new view ranges of ``boxes`` now (see the module's docstring)."""
     for vb in boxes:
         vb.prepareForPaint()
+
+
+def apply_transform(plot: pg.PlotWidget) -> None:
+    """Apply a pending view transform of ``plot`` now (a plot linked to one whose range was
+    just set)."""
+    settle(plot.getPlotItem().getViewBox())
+
+
+def set_range(plot: pg.PlotWidget, x: Span | None, y: Span | None) -> None:
+    """Show ``x`` and/or ``y`` (None: leave that axis alone; no padding) and apply the new view
+    transform at once.
+
+    pyqtgraph applies a range change lazily, while painting; the items that follow the view
+    (markers, text, cached curves) then ask for a second paint of the plot. Applied here, in a
+    view's refresh, the plot is painted once.
+    """
+    plot.getPlotItem().getViewBox().setRange(xRange=x, yRange=y, padding=0.0)
+    apply_transform(plot)
+
+
+class ShownRange:
+    """The ranges a view last set on ``plot``: :meth:`show` sets only what changed.
+
+    A range set again to what it shows still costs a view-transform update and a repaint of
+    the plot; the plot's own zoom (by the user) is not compared: a view that sets a range sets
+    it when what it wants changed.
+    """
+
+    def __init__(self, plot: pg.PlotWidget) -> None:
+        self.plot = plot
+        self.x: Span | None = None
+        self.y: Span | None = None
+
+    def show(self, x: Span | None = None, y: Span | None = None) -> bool:
+        """Show ``x`` and/or ``y`` (None: leave that axis alone) with :func:`set_range`;
+        nothing when both are what this view set last. Whether the plot's range was set."""
+        x = None if x is None or x == self.x else x
+        y = None if y is None or y == self.y else y
+        if x is None and y is None:
+            return False
+        set_range(self.plot, x, y)
+        self.x = x if x is not None else self.x
+        self.y = y if y is not None else self.y
+        return True
 
 
 class ViewExtent:
