@@ -162,3 +162,19 @@ def record_updates(widget: Any) -> list[Any]:
 
     widget.update = record
     return regions
+
+
+def count_calls(obj: Any, name: str) -> list[tuple[Any, ...]]:
+    """Record the calls of ``obj.name`` (still calling it) and return the list of their args.
+
+    Test instrumentation on one instance, never on a class: the object is a test's own.
+    """
+    calls: list[tuple[Any, ...]] = []
+    original = getattr(obj, name)
+
+    def wrapper(*args: Any, **kw: Any) -> Any:
+        calls.append((*args, *kw.items()))
+        return original(*args, **kw)
+
+    setattr(obj, name, wrapper)
+    return calls

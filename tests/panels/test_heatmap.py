@@ -11,7 +11,7 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 import torch
-from conftest import compare_specs
+from conftest import compare_specs, count_calls
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QFontMetricsF, QImage
 from PySide6.QtWidgets import QApplication, QComboBox, QPushButton, QSlider, QSpinBox
@@ -697,24 +697,11 @@ def test_aligned_axes_share_their_drawing_specs(panel: HeatmapPanel) -> None:
         painter.end()
 
 
-def _count_calls(obj: Any, name: str) -> list[tuple[Any, ...]]:
-    """Record the calls of ``obj.name`` (still calling it) and return the list of their args."""
-    calls: list[tuple[Any, ...]] = []
-    original = getattr(obj, name)
-
-    def wrapper(*args: Any, **kw: Any) -> Any:
-        calls.append((*args, *kw.items()))
-        return original(*args, **kw)
-
-    setattr(obj, name, wrapper)
-    return calls
-
-
 def test_a_new_extent_sets_only_the_ranges_that_move(panel: HeatmapPanel) -> None:
     panel.refresh_now()
-    heat = _count_calls(panel.heat_vb, "setRange")
-    curve = _count_calls(panel.curve_vb, "setXRange")
-    updates = _count_calls(panel.heat_vb, "updateViewRange")
+    heat = count_calls(panel.heat_vb, "setRange")
+    curve = count_calls(panel.curve_vb, "setXRange")
+    updates = count_calls(panel.heat_vb, "updateViewRange")
     panel.state.set("dim", 256)  # the dimensions move, the positions do not
     panel.refresh_now()
     assert len(heat) == 1 and not curve
@@ -733,7 +720,7 @@ def test_a_new_extent_sets_only_the_ranges_that_move(panel: HeatmapPanel) -> Non
     assert panel.heat_vb.viewRange()[1] == [-0.5, 63.5]
     panel.state.set("dim", 256)
     panel.refresh_now()
-    limits = _count_calls(panel.heat_vb, "setLimits")
+    limits = count_calls(panel.heat_vb, "setLimits")
     heat.clear()
     panel.state.set("positions", 300)  # the positions move: the linked curve plot with them
     panel.refresh_now()
@@ -775,8 +762,8 @@ def test_a_shrinking_extent_paints_the_heatmap_once(panel: HeatmapPanel) -> None
 
 def test_the_span_line_is_set_only_when_the_span_changes(panel: HeatmapPanel) -> None:
     panel.refresh_now()
-    values = _count_calls(panel.span_line, "setValue")
-    texts = _count_calls(panel.span_line.label, "setText")
+    values = count_calls(panel.span_line, "setValue")
+    texts = count_calls(panel.span_line.label, "setText")
     for dim in (130, 200, 64):
         panel.state.set("dim", dim)
         panel.refresh_now()
@@ -823,7 +810,7 @@ def test_wavelength_axis_keeps_its_room_for_labels(panel: HeatmapPanel) -> None:
     panel.refresh_now()
     panel.wl_plot.grab()
     room = axis.textWidth
-    layouts = _count_calls(panel.wl_plot.getPlotItem(), "resizeEvent")
+    layouts = count_calls(panel.wl_plot.getPlotItem(), "resizeEvent")
     for base in (22_539.3, 1_000_000.0, 10_000.0, 50.0, 10.0, 3_000.0):
         panel.state.set("base", base)
         panel.refresh_now()
@@ -857,7 +844,7 @@ def test_sine_and_cosine_columns_reuse_their_label_documents(panel: HeatmapPanel
     # the whole label is repainted, not only the blocks whose values changed
     for label in (hover, curve):
         label.repaint()
-    updates = [_count_calls(hover, "update"), _count_calls(curve, "update")]
+    updates = [count_calls(hover, "update"), count_calls(curve, "update")]
     panel.state.set("dimension", 4)  # a sine again: documents taken back, values edited
     panel.refresh_now()
     for label, calls in zip((hover, curve), updates, strict=True):
@@ -1073,7 +1060,7 @@ def test_wavelength_axis_is_fixed_over_bases_and_x_follows_dim_in_one_update(
     panel.state.update({"dim": 128, "base": 10000.0, "positions": 100})
     panel.refresh_now()
     vb = panel.wl_plot.getViewBox()
-    calls = _count_calls(vb, "setRange")
+    calls = count_calls(vb, "setRange")
     before = [tuple(r) for r in vb.viewRange()]
     base_max = float(HeatmapModel.param("base").maximum or 0)
     assert before[1][1] == pytest.approx(math.log10(2 * math.pi * base_max) + 0.25)

@@ -5,26 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from conftest import record_updates
+from conftest import count_calls, record_updates
 from PySide6.QtGui import QColor, QImage, QPainter, QRegion
 from pytestqt.qtbot import QtBot
 
 from posenc_gui.widgets.fmt import integer
 from posenc_gui.widgets.style import Style, StyleBook
 from posenc_gui.widgets.text import CATCH_UP_MS, THIN, LiveText, live
-
-
-def _count_calls(obj: Any, name: str) -> list[tuple[Any, ...]]:
-    """Record the calls of ``obj.name`` (still calling it) and return the list of their args."""
-    calls: list[tuple[Any, ...]] = []
-    original = getattr(obj, name)
-
-    def wrapper(*args: Any, **kw: Any) -> Any:
-        calls.append((*args, *kw.items()))
-        return original(*args, **kw)
-
-    setattr(obj, name, wrapper)
-    return calls
 
 
 def _lines(label: LiveText, width: int) -> list[str]:
@@ -254,7 +241,7 @@ def test_a_document_is_put_aside_without_writing_values_drawn_over_it(qtbot: QtB
     red = label._document
     label.set_html(text("red", "34"))  # as wide: drawn over, the document still holds 12
     assert label.drawn_over == 1 and label._ahead
-    replaced = _count_calls(label, "_replace")
+    replaced = count_calls(label, "_replace")
     label.set_html(text("blue", "56"))  # a new skeleton: the red document put aside as is
     assert not replaced and label._document is not red
     assert red.toPlainText() == "PE = 12 end"
@@ -290,7 +277,7 @@ def test_values_are_drawn_over_a_document_taken_back(qtbot: QtBot) -> None:
     for colour, value in (("red", "12"), ("blue", "34")):
         label.set_html(text(colour, value))
         label.render(images[0])  # painted whole: laid out at its width
-    replaced = _count_calls(label, "_replace")
+    replaced = count_calls(label, "_replace")
     label.set_html(text("red", "78"))  # taken back; 78 as wide as the 12 it holds
     assert label.reused == 1 and label.drawn_over == 1 and label._ahead and not replaced
     images[0].fill(0)
