@@ -1,4 +1,4 @@
-"""ViewExtent: a view box's limits and range set in one range update; settle applies it."""
+"""HouseViewBox.show_extent: limits and range in one range update; settle applies it."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from typing import Any
 import pyqtgraph as pg
 from pytestqt.qtbot import QtBot
 
-from posenc_gui.widgets.render.view_range import ViewExtent, settle
+from posenc_gui.widgets.render.view_range import HouseViewBox, settle
 
 
-class _Box(pg.ViewBox):  # type: ignore[misc]
+class _Box(HouseViewBox):  # type: ignore[misc]
     """A view box that counts its range updates."""
 
     updates = 0
@@ -32,9 +32,8 @@ def _box(qtbot: QtBot) -> tuple[_Box, pg.PlotWidget]:
 
 def test_limits_and_range_in_one_update(qtbot: QtBot) -> None:
     vb, _plot = _box(qtbot)
-    extent = ViewExtent(vb)
     vb.updates = 0
-    assert extent.show((-0.5, 99.5), (-0.5, 63.5), 4.0, 2.0) == (True, True)
+    assert vb.show_extent((-0.5, 99.5), (-0.5, 63.5), 4.0, 2.0) == (True, True)
     assert vb.updates == 1
     assert vb.viewRange() == [[-0.5, 99.5], [-0.5, 63.5]]
     limits = vb.state["limits"]  # as setLimits stores them
@@ -43,14 +42,14 @@ def test_limits_and_range_in_one_update(qtbot: QtBot) -> None:
     vb.setRange(xRange=(-50.0, 500.0), padding=0.0)  # beyond the limits: clamped
     assert vb.viewRange()[0] == [-0.5, 99.5]
     vb.updates = 0
-    assert extent.show((-0.5, 99.5), (-0.5, 31.5), 4.0, 2.0) == (False, True)  # y alone
+    assert vb.show_extent((-0.5, 99.5), (-0.5, 31.5), 4.0, 2.0) == (False, True)  # y alone
     assert vb.updates == 1 and vb.viewRange()[1] == [-0.5, 31.5]
     vb.updates = 0
-    assert extent.show((-0.5, 99.5), (-0.5, 31.5), 4.0, 2.0) == (False, False)
+    assert vb.show_extent((-0.5, 99.5), (-0.5, 31.5), 4.0, 2.0) == (False, False)
     assert vb.updates == 0  # nothing moved, nothing stored
     vb.setRange(xRange=(10.0, 20.0), padding=0.0)  # a zoom: the same extent shows it all again
     vb.updates = 0
-    assert extent.show((-0.5, 99.5), (-0.5, 31.5), 4.0, 2.0) == (True, False)
+    assert vb.show_extent((-0.5, 99.5), (-0.5, 31.5), 4.0, 2.0) == (True, False)
     assert vb.updates == 1 and vb.viewRange()[0] == [-0.5, 99.5]
 
 

@@ -31,7 +31,7 @@ from posenc_gui.state.heatmap import shown_count
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.render import AlignedAxes
 from posenc_gui.widgets.render.binned_image import ColourTable, KeptRows
-from posenc_gui.widgets.render.view_range import ViewExtent, settle
+from posenc_gui.widgets.render.view_range import HouseViewBox, settle
 from posenc_gui.widgets.style import Style
 from posenc_gui.widgets.views import Context
 
@@ -83,9 +83,8 @@ class ImageViews(Panel):
             whole=True, aligned=self._position_ticks, labels=position_ticks
         )
         self.heat_plot.getAxis("left").set_ticks(whole=True, aligned=self._dimension_ticks)
-        self.heat_vb: pg.ViewBox = self.heat_plot.getViewBox()
+        self.heat_vb: HouseViewBox = self.heat_plot.getViewBox()
         self.heat_vb.disableAutoRange()
-        self._heat_extent = ViewExtent(self.heat_vb)
         self.image, self.colorbar = styled.heatmap(
             b, self.heat_plot, (-1.0, 1.0), "diverging", "PE value"
         )
@@ -110,7 +109,7 @@ class ImageViews(Panel):
         x, y = (-0.5, positions - 0.5), (-0.5, shown - 0.5)
         # only the axes whose range really moves: a ``dim`` step leaves the positions (the
         # heatmap's x, the linked curve plot) alone, a ``positions`` step the dimensions
-        new_x, new_y = self._heat_extent.show(
+        new_x, new_y = self.heat_vb.show_extent(
             x, y, min(4.0, float(positions)), min(2.0, float(shown))
         )
         if tuple(self.curve_vb.viewRange()[0]) != x:

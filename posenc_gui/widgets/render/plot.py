@@ -25,6 +25,8 @@ from typing import Any
 import pyqtgraph as pg
 from PySide6.QtCore import QSizeF, Qt
 
+from posenc_gui.widgets.render.view_range import HouseViewBox
+
 _MIN = Qt.SizeHint.MinimumSize
 
 
@@ -84,11 +86,14 @@ class FitTitle(pg.LabelItem):  # type: ignore[misc]  # pyqtgraph is untyped
 
 
 class HousePlot(pg.PlotItem):  # type: ignore[misc]  # pyqtgraph is untyped
-    """A ``pg.PlotItem`` (same arguments) whose title is a :class:`FitTitle`."""
+    """A ``pg.PlotItem`` (same arguments) whose title is a :class:`FitTitle` and whose view box,
+    unless one is given, a :class:`~posenc_gui.widgets.render.view_range.HouseViewBox`."""
 
     titleLabel: FitTitle
 
     def __init__(self, *args: Any, **kw: Any) -> None:
+        if kw.get("viewBox") is None:
+            kw["viewBox"] = HouseViewBox(enableMenu=kw.get("enableMenu", True))
         super().__init__(*args, **kw)
         # pyqtgraph builds its own label in the title cell; the house title takes its place
         plain = self.titleLabel

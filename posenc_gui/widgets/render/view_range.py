@@ -4,15 +4,16 @@
   :func:`apply_transform` applies a pending one (a plot linked to one whose range was just
   set); :func:`settle` does it for view boxes.
 - :class:`ShownRange` remembers the ranges a view last gave its plot and sets only what changed.
-- :class:`ViewExtent` sets a box's limits and range in one update.
+- :class:`HouseViewBox` (the view box of every house plot) sets its limits and range in one
+  update.
 
 pyqtgraph's ``ViewBox.setLimits`` updates the view range at once, and the ``setRange`` that
 follows it updates it again: each update moves every linked view and axis, so a step that
 changes a plot's extent (a new number of positions or columns) did that work twice.
-:class:`ViewExtent` keeps the limits it last stored: it stores new ones as ``setLimits`` does
-(the box's ``state["limits"]``) without that update, and lets the one range update that
-follows apply them; unchanged limits are not stored again, and only the axes whose range moves
-are set.
+:meth:`HouseViewBox.show_extent` keeps the limits it last stored: it stores new ones as
+``setLimits`` does (the box's own ``state["limits"]``) without that update, and lets the one
+range update that follows apply them; unchanged limits are not stored again, and only the axes
+whose range moves are set.
 
 :func:`settle` applies new view ranges now, not in the next paint: pyqtgraph defers the view
 transform to the paint, and the items that react to it then ask for a second paint of the
@@ -20,6 +21,8 @@ whole plot; updating the transform right after the range change lets one paint s
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pyqtgraph as pg
 
@@ -76,35 +79,38 @@ class ShownRange:
         return True
 
 
-class ViewExtent:
-    """The extent of view box ``vb``: what it may show (its limits) and shows (its range).
+class HouseViewBox(pg.ViewBox):  # type: ignore[misc]  # pyqtgraph is untyped
+    """A ``pg.ViewBox`` (same arguments) whose extent — limits and range — is set in one range
+    update by :meth:`show_extent` (see the module's docstring). Every house plot has one."""
 
-    See the module's docstring for what it keeps and why it is faster.
-    """
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self._extent: tuple[Span, Span, float, float] | None = None
 
-    def __init__(self, vb: pg.ViewBox) -> None:
-        self._vb = vb
-        self._limits: tuple[Span, Span, float, float] | None = None
-
-    def show(self, x: Span, y: Span, min_x_range: float, min_y_range: float) -> tuple[bool, bool]:
+    def show_extent(
+        self, x: Span, y: Span, min_x_range: float, min_y_range: float
+    ) -> tuple[bool, bool]:
         """Limit the box to ``x × y`` (zoomed in at most to ``min_x_range × min_y_range``) and
         show all of it; returns whether the x and the y range moved. Settle the boxes that
-        moved (:func:`settle`) once their linked views follow."""
-        vb = self._vb
-        (x0, x1), (y0, y1) = vb.viewRange()
+        moved (:func:`settle`) once their linked views follow.
+
+        New limits are stored as :meth:`setLimits` stores them (this box's ``state``), without
+        the range update it makes at once: the one range update that follows applies them.
+        """
+        (x0, x1), (y0, y1) = self.viewRange()
         new_x = x if (x0, x1) != x else None
         new_y = y if (y0, y1) != y else None
-        limits = (x, y, min_x_range, min_y_range)
-        limits_moved = limits != self._limits
-        if limits_moved:
-            self._limits = limits
-            stored = vb.state["limits"]  # what setLimits stores, without its range update
-            stored["xLimits"] = [x[0], x[1]]
-            stored["yLimits"] = [y[0], y[1]]
-            stored["xRange"][0] = min_x_range
-            stored["yRange"][0] = min_y_range
+        extent = (x, y, min_x_range, min_y_range)
+        moved = extent != self._extent
+        if moved:
+            self._extent = extent
+            limits = self.state["limits"]
+            limits["xLimits"] = [x[0], x[1]]
+            limits["yLimits"] = [y[0], y[1]]
+            limits["xRange"][0] = min_x_range
+            limits["yRange"][0] = min_y_range
         if new_x is not None or new_y is not None:  # applies the new limits too
-            vb.setRange(xRange=new_x, yRange=new_y, padding=0.0)
-        elif limits_moved:
-            vb.updateViewRange()
+            self.setRange(xRange=new_x, yRange=new_y, padding=0.0)
+        elif moved:
+            self.updateViewRange()
         return new_x is not None, new_y is not None
