@@ -273,9 +273,11 @@ def heatmap(
     widest: str = "−1.0",
     *,
     in_colour: bool = False,
+    image_type: type[ColourImage] = ColourImage,
 ) -> tuple[ColourImage, HouseColorBar]:
-    """A row-major :class:`~posenc_gui.widgets.render.ColourImage` with fixed ``levels`` and
-    a labelled colour bar; ``in_colour``: the image keeps its pixels in 32-bit colour.
+    """A row-major :class:`~posenc_gui.widgets.render.ColourImage` (or ``image_type``) with
+    fixed ``levels`` and a labelled colour bar; ``in_colour``: the image keeps its pixels in
+    32-bit colour.
 
     Push data with ``item.setImage(arr, autoLevels=False)`` (contiguous float32) and place it
     with ``item.setRect(x, y, w, h)``; the levels stay fixed so a colour means the same value
@@ -286,7 +288,7 @@ def heatmap(
     ones at presentation scale).
     """
     configure()
-    item = ColourImage(in_colour=in_colour)
+    item = image_type(in_colour=in_colour)
     w.addItem(item)
     bar = HouseColorBar(
         values=levels, colorMap=book.style.colormap(cmap), interactive=False, width=18,

@@ -33,7 +33,7 @@ from posenc_gui.widgets.fmt import sig
 from posenc_gui.widgets.render.steady import SteadyLimit
 from posenc_gui.widgets.render.view_range import ShownRange
 from posenc_gui.widgets.text import LiveText, live, span
-from posenc_gui.widgets.views import Context, Kept, Same
+from posenc_gui.widgets.views import Context, Kept, Same, Shown
 
 #: The curves are binned to at least this many pixel columns (before the plot is laid out).
 MIN_COLUMNS = 400
@@ -115,9 +115,9 @@ class CurveViews(Panel):
         )  # fmt: skip
         self.curve_dots = styled.markers(b, self.curve_plot, "ink", "large")
         vb = self.curve_plot.getPlotItem().getViewBox()
-        vb.sigXRangeChanged.connect(lambda *_: self.invalidate("x_range"))
-        vb.sigResized.connect(self._curve_resized)
-        self._curve_px = 0
+        # zoom and resize: the columns are found again (a change that keeps them runs no view)
+        vb.sigXRangeChanged.connect(self._x_range_changed)
+        vb.sigResized.connect(self._x_range_changed)
 
         self.decay_plot = styled.plot(
             b, self, "decay_plot", "Long-term decay: |score| and the RoFormer bound (log scale)",
@@ -136,20 +136,16 @@ class CurveViews(Panel):
         self._curve_range = ShownRange(self.curve_plot)
         self._curve_lim = SteadyLimit(CURVE_SLACK)
         self._decay_range = ShownRange(self.decay_plot)
-        self._marker_inside = True  # the distance markers were last placed inside the plots
+        #: Where the distance markers were placed last (None: off the plots, out of sight).
+        self._markers = Shown()
         #: The q = k curve over long ranges, beside the score (see PARALLEL_TERMS).
         self._second = SecondThread("rope-curves")
         #: The eq. (37) bound over long ranges: one low-priority worker, latest wins.
         self.bound_job = LatestJob("rope-bound", bound_sums, parent=self)
         self.bound_job.done.connect(self._on_bound_done)
 
-    def _curve_resized(self, *_: object) -> None:
-        """Re-bin the curves when the plot's width in pixels changes (a height change does not
-        alter the per-pixel envelopes)."""
-        px = round(self.curve_plot.getPlotItem().getViewBox().width())
-        if px != self._curve_px:
-            self._curve_px = px
-            self.invalidate("x_range")
+    def _x_range_changed(self, *_: object) -> None:
+        self.invalidate("x_range")
 
     def _x_shown(self) -> tuple[float, float]:
         """The distances the curve and decay plots show (linked x ranges)."""
@@ -326,8 +322,7 @@ class CurveViews(Panel):
         # markers off the plots (m and n beyond the distances shown, most of a drag of m) are
         # moved once, out of sight, then left alone until the distance or the range brings
         # them back: moving them set both plots' scenes to work for no visible change
-        if inside or self._marker_inside:
-            self._marker_inside = inside
+        if self._markers.changed("at", (dist, ys) if inside else None):
             styled.move_line(self.distance_line, float(dist))
             styled.move_line(self.decay_line, float(dist))
             self.curve_dots.setData([dist, dist], ys)

@@ -14,6 +14,7 @@ from posenc_gui.panels.rope.circle import line
 from posenc_gui.state.rope import MAX_POSITION, RopeModel, rope_layout
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.render.steady import SteadyLimit
+from posenc_gui.widgets.render.toeplitz import ToeplitzImage
 from posenc_gui.widgets.render.view_range import ShownRange
 from posenc_gui.widgets.views import Context, Kept
 
@@ -31,16 +32,18 @@ class MatrixViews(Panel):
             "query position m",
         )  # fmt: skip
         self.matrix_plot.invertY(True)
-        self.matrix_image, self.matrix_bar = styled.heatmap(
-            b, self.matrix_plot, (-1.0, 1.0), "diverging", label="score", in_colour=True
-        )
+        image, self.matrix_bar = styled.heatmap(
+            b, self.matrix_plot, (-1.0, 1.0), "diverging", label="score", in_colour=True,
+            image_type=ToeplitzImage,
+        )  # fmt: skip
+        assert isinstance(image, ToeplitzImage)
+        self.matrix_image = image
         self.diagonal_line = line(b, self.matrix_plot, "ink", "normal", "dash")
         self.matrix_dot = styled.markers(b, self.matrix_plot, "ink", "large")
         self.matrix_plot.scene().sigMouseClicked.connect(self._matrix_clicked)
         self.matrix_plot.setToolTip(
             "Click a cell to move the query to row m and the key to column n"
         )
-        self.matrix_image.set_toeplitz_row(self._matrix_row)
         #: The matrix shown, by what it is made from: (matrix, reversed row, max |score|).
         self._matrices = Kept(1)
         #: The colour level (steady: it changes only when the window's maximum leaves
@@ -65,10 +68,10 @@ class MatrixViews(Panel):
             return mat, rev, float(np.abs(row).max())
 
         new = key != self._matrices.last_key
-        mat, _, top = self._matrices.get(key, make)
+        mat, rev, top = self._matrices.get(key, make)
         if new:
             level, _ = self._level.fit(top)
-            self.matrix_image.setImage(mat, autoLevels=False, levels=(-level, level))
+            self.matrix_image.show_toeplitz(mat, rev, (-level, level))
             if tuple(self.matrix_bar.levels()) != (-level, level):  # its axis is redrawn
                 self.matrix_bar.setLevels((-level, level))
         level = self._level.value or 0.0
@@ -77,21 +80,6 @@ class MatrixViews(Panel):
         ctx.record("matrix", mat, "score S[m, n] over the window")
         ctx.record("levels", [-level, level], "colour-bar range")
         ctx.record("window_start", [m0, n0], "first query and key positions of the window")
-
-    def _matrix_row(self, image: np.ndarray) -> np.ndarray | None:
-        """The reversed float32 row of the matrix when ``image`` is the matrix shown (or
-        pyqtgraph's whole view of it: see :class:`~posenc_gui.widgets.render.ColourImage`), else
-        None."""
-        shown = self._matrices.last
-        if shown is None:
-            return None
-        mat: np.ndarray = shown[0]
-        rev: np.ndarray = shown[1]
-        same = image is mat or (
-            image.base is mat and image.shape == mat.shape and image.strides == mat.strides
-            and image.ctypes.data == mat.ctypes.data
-        )  # fmt: skip
-        return rev if same else None
 
     def _refresh_matrix_marker(self, ctx: Context) -> None:
         v = ctx.values
