@@ -10,11 +10,12 @@ scales the colours directly, cell by cell (no smoothing, as Qt draws an indexed 
 renders a plain float image (finite, row-major, a 256-entry lookup table, two levels) in one
 step: the same indices as pyqtgraph (its ``rescaleData``, as its render calls it) pick the
 colours from a table of 32-bit pixels kept per lookup table. Any other image goes through
-pyqtgraph's render, converted once. It renders again when pyqtgraph would (new data, levels
-or lookup table). A Toeplitz image (``S[a, b] = row[a − b]``, the RoPE score matrix) may give
-its reversed row (``toeplitz_row``): its pixels are then those of the row's ``2·size − 1``
-values laid out as the matrix is (each pixel the colour of the same float32 value, so the
-same pixels), not ``size²`` values scaled and looked up one by one.
+pyqtgraph's render, converted once. It renders again when pyqtgraph would (new data, levels or
+lookup table). A Toeplitz image (``S[a, b] = row[a − b]``, the RoPE score matrix) may give its
+reversed row (:meth:`ColourImage.toeplitz_row`, which
+:class:`~posenc_gui.widgets.render.toeplitz.ToeplitzImage` overrides): its pixels are then those
+of the row's ``2·size − 1`` values laid out as the matrix is (each pixel the colour of the same
+float32 value, so the same pixels), not ``size²`` values scaled and looked up one by one.
 
 :class:`HouseColorBar` is pyqtgraph's colour bar with a
 :class:`~posenc_gui.widgets.render.axis.HouseAxis` for its scale.
@@ -22,8 +23,6 @@ same pixels), not ``size²`` values scaled and looked up one by one.
 
 from __future__ import annotations
 
-import weakref
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -32,9 +31,6 @@ from PySide6.QtGui import QImage, QPainter
 
 from posenc_gui.core.rope_rows import toeplitz_from_reversed
 from posenc_gui.widgets.render.axis import HouseAxis
-
-#: ``toeplitz_row(image)``: the float32 reversed row of a Toeplitz ``image``, else None.
-ToeplitzRow = Callable[[np.ndarray], "np.ndarray | None"]
 
 
 class ColourImage(pg.ImageItem):  # type: ignore[misc]  # pyqtgraph is untyped
@@ -46,18 +42,11 @@ class ColourImage(pg.ImageItem):  # type: ignore[misc]  # pyqtgraph is untyped
         self._in_colour = in_colour
         #: 32-bit pixels of the last few lookup tables (by their bytes).
         self._tables: dict[bytes, np.ndarray] = {}
-        self._toeplitz: Callable[[], ToeplitzRow | None] = lambda: None
 
-    def set_toeplitz_row(self, toeplitz_row: ToeplitzRow | None) -> None:
-        """Render a Toeplitz image from its reversed row, given by ``toeplitz_row(image)``
-        (None for another image). A bound method is held weakly (the image does not keep its
-        panel alive)."""
-        if toeplitz_row is None:
-            self._toeplitz = lambda: None
-        elif hasattr(toeplitz_row, "__self__"):
-            self._toeplitz = weakref.WeakMethod(toeplitz_row)
-        else:
-            self._toeplitz = lambda: toeplitz_row
+    def toeplitz_row(self, image: np.ndarray) -> np.ndarray | None:
+        """The float32 reversed row of ``image`` when it is a Toeplitz matrix whose row is
+        known, else None (here: always None)."""
+        return None
 
     def render(self) -> None:
         if not self._in_colour:
@@ -102,8 +91,7 @@ class ColourImage(pg.ImageItem):  # type: ignore[misc]  # pyqtgraph is untyped
             self._tables[key] = table
         lo, hi = float(levels[0]), float(levels[1])
         scale = 256 / ((hi - lo) or 1)  # as pyqtgraph: indices (x − lo)·256/(hi − lo), clipped
-        row_of = self._toeplitz()
-        rev = None if row_of is None else row_of(image)
+        rev = self.toeplitz_row(image)
         if rev is not None:
             index = pg.functions.rescaleData(rev, scale, lo, dtype=np.uint8, clip=(0, 255))
             return toeplitz_from_reversed(np.ascontiguousarray(table[index]), image.shape[0])

@@ -2,14 +2,13 @@
 
 A Toeplitz matrix (``S[a, b] = row[a − b]``, the RoPE score matrix) has only ``2·size − 1``
 distinct values. :class:`ToeplitzImage` is shown one with :meth:`ToeplitzImage.show_toeplitz`
-(the matrix and its reversed row): it keeps both, and while the image it renders is that
-matrix (or pyqtgraph's whole view of it) it gives the row to
-:class:`~posenc_gui.widgets.render.image.ColourImage`, which then colours the row's values and
-lays their pixels out as the matrix is (the same float32 values, so the same pixels) instead of
-scaling and looking up ``size²`` values one by one. It renders when a
-:class:`~posenc_gui.widgets.render.image.ColourImage` would (new data, levels or lookup table);
-any other image (given with ``setImage``) is rendered as usual.
-"""
+(the matrix and its reversed row): it keeps both, and while the image it renders is that matrix
+(or pyqtgraph's whole view of it) it gives the row to
+:class:`~posenc_gui.widgets.render.image.ColourImage` (overriding its ``toeplitz_row``), which
+then colours the row's values and lays their pixels out as the matrix is (the same float32
+values, so the same pixels) instead of scaling and looking up ``size²`` values one by one. It
+renders when a :class:`~posenc_gui.widgets.render.image.ColourImage` would (new data, levels or
+lookup table); any other image (given with ``setImage``) is rendered as usual."""
 
 from __future__ import annotations
 
@@ -28,7 +27,6 @@ class ToeplitzImage(ColourImage):
         super().__init__(**kw)
         #: (matrix, reversed float32 row) given last to show_toeplitz (None: none).
         self._toeplitz_shown: tuple[np.ndarray, np.ndarray] | None = None
-        self.set_toeplitz_row(self._row_of)
 
     def show_toeplitz(
         self, matrix: np.ndarray, reversed_row: np.ndarray, levels: tuple[float, float]
@@ -38,7 +36,7 @@ class ToeplitzImage(ColourImage):
         self._toeplitz_shown = (matrix, reversed_row)
         self.setImage(matrix, autoLevels=False, levels=levels)
 
-    def _row_of(self, image: np.ndarray) -> np.ndarray | None:
+    def toeplitz_row(self, image: np.ndarray) -> np.ndarray | None:
         """The reversed row when ``image`` is the matrix shown (or a whole view of it)."""
         if self._toeplitz_shown is None:
             return None
