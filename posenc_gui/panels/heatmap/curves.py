@@ -11,7 +11,6 @@ position), ``curve_label`` (column, turns, positions, dimension, curve_range).
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -36,16 +35,17 @@ from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig
 from posenc_gui.widgets.render.guides import ViewGuides
 from posenc_gui.widgets.text import LiveText, live, span
-from posenc_gui.widgets.views import Context
+from posenc_gui.widgets.views import Context, Shown
 
 
 class CurveViews(ImageViews):
     """The vector and curve plots' views (a part of
     :class:`~posenc_gui.panels.heatmap.HeatmapPanel`)."""
 
+    _shown: Shown  # the panel's (built by the panel)
+
     def _build_vector(self) -> None:
         b = self.book
-        self._vec_key: tuple[Any, ...] | None = None
         self.vector_plot = styled.plot(
             b, self, "vector_plot", "Encoding vector PE[p, j]", "PE value", "dimension j",
             grid=False, mouse=(False, True),
@@ -78,7 +78,6 @@ class CurveViews(ImageViews):
         b = self.book
         #: Whether the position curves are drawn as min–max bands (faster than the pixels).
         self.curve_is_band = False
-        self._curve_pens: tuple[Any, ...] | None = None
         self.curve_plot = styled.plot(
             b, self, "dimension_plot", "Dimension j over positions", "position", "PE value",
             grid=False, mouse=(True, False),
@@ -138,22 +137,19 @@ class CurveViews(ImageViews):
         # (for large d, neighbouring fast columns jump between -1 and 1 and lines become noise).
         kind = "dot" if dim <= 128 else ("small" if dim <= 512 else "tiny")
         lines = dim <= 64
-        if self._vec_key != (kind, st):
-            self._vec_key = (kind, st)
+        if self._shown.changed("vector_dots", (kind, st)):
             rim = st.pen("rim", "hair") if kind != "tiny" else QPen(Qt.PenStyle.NoPen)
             for dots, role in ((self.vec_sin, "sin"), (self.vec_cos, "cos")):
                 dots.set_style(st.marker(kind), rim, st.brush(role))
         empty = np.zeros(0)
-        for dots, line, mask in (
-            (self.vec_sin, self.vec_sin_line, is_sin),
-            (self.vec_cos, self.vec_cos_line, ~is_sin),
+        for fn, dots, line, mask in (
+            ("sin", self.vec_sin, self.vec_sin_line, is_sin),
+            ("cos", self.vec_cos, self.vec_cos_line, ~is_sin),
         ):
             x, y = vec[mask], idx[mask].astype(np.float64)
             dots.setData(x, y)
-            if lines:
-                line.setData(x, y)
-            elif line.xData is not None and len(line.xData):  # emptied once, not every step
-                line.setData(empty, empty)
+            if self._shown.changed(f"{fn}_lines", lines) or lines:  # emptied once
+                line.setData(*((x, y) if lines else (empty, empty)))
         ctx.record("vector", vec, f"PE[{p}, j]")
         ctx.record("is_sin", is_sin, "column holds a sine")
 
@@ -203,9 +199,7 @@ class CurveViews(ImageViews):
             sel_x, sel_y = xx, bands[0]
             par_x, par_y = (empty, empty) if all(is_band) else (xx, bands[1])
         thin = self.curve_is_band
-        pens = (fn, thin, st)
-        if pens != self._curve_pens:
-            self._curve_pens = pens
+        if self._shown.changed("curve_pens", (fn, thin, st)):
             self.sel_curve.setPen(st.pen(fn, "hair" if thin else "thick"))
             self.partner_curve.setPen(st.pen(other(fn), "hair" if thin else "line"))
             self.samples[fn].setZValue(1)

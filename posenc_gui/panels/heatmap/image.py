@@ -33,11 +33,13 @@ from posenc_gui.widgets.render import AlignedAxes
 from posenc_gui.widgets.render.binned_image import ColourTable, KeptRows
 from posenc_gui.widgets.render.view_range import HouseViewBox, settle
 from posenc_gui.widgets.style import Style
-from posenc_gui.widgets.views import Context
+from posenc_gui.widgets.views import Context, Shown
 
 
 class ImageViews(Panel):
     """The heatmap plot's views (a part of :class:`~posenc_gui.panels.heatmap.HeatmapPanel`)."""
+
+    _shown: Shown  # the panel's (built by the panel)
 
     # built by the other parts of the panel
     curve_vb: pg.ViewBox
@@ -61,13 +63,11 @@ class ImageViews(Panel):
         #: Average number of positions per pixel column (1 = exact rows, no averaging).
         self.image_mean_over = 1.0
         self._image_rect = (0.0, 0.0, 1.0, 1.0)
-        self._image_placed: tuple[Any, ...] | None = None
         #: The image rows (pixel means and colour indices) last computed, kept for the steps
         #: that show them again (see :meth:`_image_rows`).
         self.kept_rows = KeptRows(colour_index)
         #: Seconds spent in the last image recompute.
         self.last_view_seconds = 0.0
-        self._bounds: dict[str, tuple[float, float]] = {}
 
         self.heat_plot = styled.plot(
             b, self, "heatmap_plot", "Sinusoidal encoding PE[p, j]", "position", "dimension j",
@@ -212,11 +212,9 @@ class ImageViews(Panel):
         self.image_mean_over = xw / len(first)
         self._push_image()
         # the rect is a scale per image pixel: set it again whenever the shape changed too
-        rect = (xs, ys, xw, yh)
-        if (rect, self.image_table.shape) != self._image_placed:
-            self.image.setRect(*rect)
-            self._image_rect = rect
-            self._image_placed = (rect, self.image_table.shape)
+        self._image_rect = (xs, ys, xw, yh)
+        if self._shown.changed("image_rect", (self._image_rect, self.image_table.shape)):
+            self.image.setRect(*self._image_rect)
         # a long title would force the plot's minimum width: the note is in the hover label
         title = "PE[p, j] averaged over positions" if aggregated else "Sinusoidal encoding PE[p, j]"
         styled.set_title(self.book, self.heat_plot, title)
@@ -259,9 +257,8 @@ class ImageViews(Panel):
 
     def _set_bounds(self, line: pg.InfiniteLine, key: str, hi: float) -> None:
         """Bound a draggable line; setBounds clamps (and announces) the old value: not echoed."""
-        if self._bounds.get(key) == (0.0, hi):
+        if not self._shown.changed(f"{key}_bounds", hi):
             return
-        self._bounds[key] = (0.0, hi)
         line.blockSignals(True)
         try:
             line.setBounds((0.0, hi))

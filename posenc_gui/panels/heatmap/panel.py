@@ -19,6 +19,7 @@ from posenc_gui.panels.heatmap.wavelength import WavelengthViews
 from posenc_gui.state.heatmap import PRESETS, HeatmapModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.style import Style
+from posenc_gui.widgets.views import Shown
 
 
 class HeatmapPanel(CurveViews, WavelengthViews, ReadoutViews):
@@ -53,6 +54,8 @@ class HeatmapPanel(CurveViews, WavelengthViews, ReadoutViews):
         self.explainer_button.clicked.connect(lambda: self.apply_preset("explainer"))
         self.notebook_button.clicked.connect(lambda: self.apply_preset("notebook"))
         self.reset_view_button.clicked.connect(self.reset_view)
+        #: What the views last set their items from (:meth:`Shown.changed`: set only changes).
+        self._shown = Shown()
         self._build_heatmap()
         self._build_texts()
         self._build_vector()

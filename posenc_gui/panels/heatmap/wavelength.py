@@ -8,10 +8,8 @@ positions).
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtGui import QBrush
 
 from posenc_gui.panels.base import Panel
@@ -19,23 +17,23 @@ from posenc_gui.panels.heatmap.common import SYMBOLS_MAX, WAVELENGTH_TOP, span_t
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer
 from posenc_gui.widgets.render.guides import ViewGuides
+from posenc_gui.widgets.render.marked_line import MarkedLine
 from posenc_gui.widgets.render.straight import StraightCurve
-from posenc_gui.widgets.render.view_range import settle
+from posenc_gui.widgets.render.view_range import ShownRange
 from posenc_gui.widgets.style import Style
 from posenc_gui.widgets.styled import Dots
 from posenc_gui.widgets.text import LiveText, live, span
-from posenc_gui.widgets.views import Context
+from posenc_gui.widgets.views import Context, Shown
 
 
 class WavelengthViews(Panel):
     """The wavelength plot's views (a part of
     :class:`~posenc_gui.panels.heatmap.HeatmapPanel`)."""
 
+    _shown: Shown  # the panel's (built by the panel)
+
     def _build_wavelengths(self) -> None:
         b = self.book
-        self._wl_data: tuple[int, np.ndarray, bool] | None = None
-        self._wl_ranges: tuple[Any, ...] | None = None
-        self._wl_span: int | None = None
         self.wl_plot = styled.plot(
             b, self, "wavelength_plot", "Wavelengths λ<sub>i</sub> = 2π/ω<sub>i</sub>",
             "pair i", "λ<sub>i</sub> (positions)", grid=False,
@@ -50,6 +48,7 @@ class WavelengthViews(Panel):
             b, self.wl_plot.getViewBox(), tuple(float(k) for k in range(9)), vertical=False
         )
         self.wl_plot.getViewBox().disableAutoRange()
+        self._wl_range = ShownRange(self.wl_plot)
         # bare cached curves of log10 λ (the view's coordinates on the log axis) and dots: a
         # PlotDataItem log-transforms its data, keeps datasets and rebuilds a scatter per set
         self.wl_full = self._wl_curve("accent")
@@ -62,7 +61,7 @@ class WavelengthViews(Panel):
         self.wl_selected = Dots()
         self.wl_plot.addItem(self.wl_selected)
         b.add(self._style_wl_selected)
-        self.span_line = pg.InfiniteLine(
+        self.span_line = MarkedLine(
             angle=0, movable=False, label="",
             labelOpts={"position": 0.02, "anchors": [(0, 1), (0, 1)]},
         )  # fmt: skip
@@ -96,13 +95,8 @@ class WavelengthViews(Panel):
         span_ = int(spec["span"])
         k = int(spec["full_turn_pairs"])  # λ is increasing: pairs 0…k-1 complete a turn
         dots = pairs <= SYMBOLS_MAX
-        if (
-            self._wl_data is None
-            or k != self._wl_data[0]
-            or dots != self._wl_data[2]
-            or not np.array_equal(lam, self._wl_data[1])
-        ):  # a new span alone (positions) rarely moves a pair across it
-            self._wl_data = (k, lam, dots)
+        # a new span alone (positions) rarely moves a pair across it
+        if self._shown.changed("wavelengths", (k, lam, dots)):
             log_lam = np.log10(lam)
             self.wl_full.setData(i[:k], log_lam[:k])
             self.wl_never.setData(i[k:], log_lam[k:])
@@ -113,31 +107,14 @@ class WavelengthViews(Panel):
         # (2π·base_max): a base step shows the line tilting, where an axis fitted to the data
         # kept the line's shape and relabelled the axis instead (and drew it again at every
         # half decade). The right end is snapped to a round number of pairs: the axes are
-        # drawn again (and the view settled) only when it moves, not at every dim.
+        # drawn again (and the view settled) only when it moves, not at every dim (one range
+        # update for the axes that move: ShownRange).
         x0, x1 = styled.positions_range(pairs, 0.02)
-        ranges = (math.log10(2 * math.pi) - 0.25, WAVELENGTH_TOP, x1)
-        old = self._wl_ranges
-        if ranges != old:  # re-setting unchanged ranges re-lays out the axes
-            self._wl_ranges = ranges
-            # one range update for the axes that move: y is fixed, so after the first call
-            # only x (x0 follows x1, a dim step); a call per axis updated the view, its axes
-            # and the view's listeners twice
-            new_y = None if old is not None and old[:2] == ranges[:2] else ranges[:2]
-            new_x = None if old is not None and old[2] == x1 else (min(x0, -0.5), x1)
-            self.wl_plot.getViewBox().setRange(xRange=new_x, yRange=new_y, padding=0)
-            settle(self.wl_plot.getViewBox())
-        if span_ != self._wl_span:  # a dim or base step leaves the line and its label alone
-            self._wl_span = span_
-            self.span_line.setVisible(span_ >= 1)
-            if span_ >= 1:
-                # the format first, without its own redraw: the move below redraws the label
-                # once (setFormat after it laid the old text out again first)
-                text, at = f"last position L−1 = {integer(span_)}", math.log10(span_)
-                if self.span_line.value() == at:  # no move (shown again): no redraw either
-                    self.span_line.label.setFormat(text)
-                else:
-                    self.span_line.label.format = text
-                    self.span_line.setValue(at)
+        y = (math.log10(2 * math.pi) - 0.25, WAVELENGTH_TOP)
+        self._wl_range.show(x=(min(x0, -0.5), x1), y=y)
+        # a dim or base step leaves the line and its label alone (MarkedLine)
+        at = math.log10(span_) if span_ >= 1 else None
+        self.span_line.mark(at, f"last position L−1 = {integer(span_)}")
         ctx.record("pair", i, "pair i")
         ctx.record("wavelength", lam, "λ_i = 2π/ω_i", "positions")
         ctx.record("span", span_, "last position L−1", "positions")
