@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
 import torch
 from torch import Tensor
 
@@ -20,6 +21,7 @@ from .sinusoidal import inverse_frequencies, sinusoidal_at
 
 __all__ = [
     "angle_between",
+    "arc_angles",
     "composition_facts",
     "max_abs_diff",
     "net_turn",
@@ -260,3 +262,12 @@ def rope_facts(
         "relative_residual": (rm.T @ rn - rnm).abs().max(),
         "orthogonality_residual": (rm.T @ rm - eye).abs().max(),
     }
+
+
+def arc_angles(start: float, turn: float, step_degrees: float) -> np.ndarray:
+    """The angles of an arc from ``start`` through ``turn`` radians (either sign), evenly
+    spaced, a point at least every ``step_degrees`` degrees and at both ends (at least 2)."""
+    if not step_degrees > 0:
+        raise ValueError(f"step_degrees must be positive, got {step_degrees}")
+    count = max(2, math.ceil(abs(math.degrees(turn)) / step_degrees) + 1)
+    return np.linspace(start, start + turn, count)

@@ -26,8 +26,8 @@ from decimal import Decimal
 from functools import lru_cache
 
 import numpy as np
-import pyqtgraph as pg
 
+from posenc_gui.core.causal import causal_key_offsets
 from posenc_gui.core.rope import nice_ceil
 from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.alibi import MAX_HEADS, MAX_POSITIONS, SPAN_FRACTIONS, AlibiModel
@@ -35,10 +35,10 @@ from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
 from posenc_gui.widgets.render.notes import note
 from posenc_gui.widgets.render.polygon import CrispPolygon
-from posenc_gui.widgets.style import LineStyle, StyleBook
+from posenc_gui.widgets.render.view_range import ShownRange
 from posenc_gui.widgets.text import LiveText, live, span
 from posenc_gui.widgets.text.columns import ColumnGroups
-from posenc_gui.widgets.views import Context, Same
+from posenc_gui.widgets.views import Context, Same, Shown
 
 #: Colour roles: the chosen ALiBi head, the other heads, attention without bias, RoPE.
 ALIBI_ROLE = "accent"
@@ -58,15 +58,8 @@ class AlibiPanel(Panel):
 
     def build(self) -> None:
         b = self.book
-        self._heat_levels: tuple[float, float] | None = None
-        self._bias_range: tuple[tuple[float, float], tuple[float, float]] | None = None
-        self._heat_size: int | None = None
-        self._att_range: tuple[tuple[float, float], tuple[float, float]] | None = None
-        self._att_bounds = 0
-        self._cmp_range: tuple[float, float] | None = None
-        self._keys: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
-        #: What the head's line in the bias plot was drawn for: (slope, length).
-        self._head_line_shown: tuple[float, int] | None = None
+        #: What the plots' items and ranges show now (set again only when it changes).
+        self.shown = Shown()
 
         # ---- side column -------------------------------------------------------------------
         heads_box = self.controls("ALiBi heads", "heads", "head")
@@ -109,15 +102,17 @@ class AlibiPanel(Panel):
         self.head_line = styled.pixel_curve(b, self.bias_plot, ALIBI_ROLE, "heavy")
         self.head_text = note(b, self.bias_plot, ALIBI_ROLE, anchor=(1, 0))
         styled.steady_axis(b, self.bias_plot.getAxis("left"), "−0.05")
+        self.bias_range = ShownRange(self.bias_plot)
 
         # ---- one query's attention -------------------------------------------------------------
         self.att_plot = styled.plot(
             b, self, "attention_plot", "Attention of query i", "key position j",
             "attention weight",
         )  # fmt: skip
-        self.plain_curve = _line(b, self.att_plot, PLAIN_ROLE, "line")
-        self.biased_curve = _line(b, self.att_plot, ALIBI_ROLE, "thick")
+        self.plain_curve = styled.pixel_curve(b, self.att_plot, PLAIN_ROLE, "line")
+        self.biased_curve = styled.pixel_curve(b, self.att_plot, ALIBI_ROLE, "thick")
         styled.steady_axis(b, self.att_plot.getAxis("left"), "0.025")
+        self.att_range = ShownRange(self.att_plot)
         self.query_line = styled.vline(
             b, self.att_plot, movable=True, tooltip="Drag to move the query position i"
         )
@@ -131,11 +126,13 @@ class AlibiPanel(Panel):
         )  # fmt: skip
         self.cmp_plot.setXLink(self.bias_plot)
         self.floor_line = styled.vline(b, self.cmp_plot, ROPE_ROLE, angle=0, line="dot")
-        self.rope_sampled = _line(b, self.cmp_plot, ROPE_ROLE, "thin", "dash")
-        self.rope_curve = _line(b, self.cmp_plot, ROPE_ROLE, "thick")
-        self.alibi_line = _line(b, self.cmp_plot, ALIBI_ROLE, "thick")
+        # dashed: a bare curve (its dashes run on along the whole path), solid: pixel curves
+        self.rope_sampled = styled.line(b, self.cmp_plot, ROPE_ROLE, "thin", "dash", keep=False)
+        self.rope_curve = styled.pixel_curve(b, self.cmp_plot, ROPE_ROLE, "thick")
+        self.alibi_line = styled.pixel_curve(b, self.cmp_plot, ALIBI_ROLE, "thick")
         self.cross_dot = styled.markers(b, self.cmp_plot, ALIBI_ROLE, "large")
         styled.steady_axis(b, self.cmp_plot.getAxis("left"), "−2.5")
+        self.cmp_range = ShownRange(self.cmp_plot)
         self.cmp_label = LiveText("comparison_readout", self, b)
 
         for plot in (self.heat_plot, self.bias_plot, self.att_plot, self.cmp_plot):
@@ -207,38 +204,19 @@ class AlibiPanel(Panel):
         ctx.record("slope_exponents", np.asarray(exps), "log₂ m_h")
 
     # -- bias matrix -----------------------------------------------------------------------------
-    def _key_offsets(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """For ``n`` positions: ``j − i`` (float64, 0 where masked), the same in float32 (the
-        image of slope 1: masked cells 0, covered by the mask polygon) and the mask (key after
-        query). Each the top-left ``n × n`` corner of the matrices of :data:`MAX_POSITIONS`
-        (``j − i`` does not depend on the length), built once: a length step slices them."""
-        if self._keys is None:
-            pos = np.arange(MAX_POSITIONS, dtype=np.float64)
-            offsets = pos[None, :] - pos[:, None]  # j − i (+0.0 on the diagonal)
-            mask = offsets > 0
-            offsets[mask] = 0.0
-            image = offsets.astype(np.float32)
-            for a in (offsets, image, mask):
-                a.flags.writeable = False  # shared by every head's records
-            self._keys = (MAX_POSITIONS, offsets, image, mask)
-        _, offsets, image, mask = self._keys
-        return offsets[:n, :n], image[:n, :n], mask[:n, :n]
-
     def _refresh_heatmap(self, ctx: Context) -> None:
         v = ctx.values
         n, h = v.as_int("positions"), v.as_int("head")
         m = float(ctx["head_slope"]["head_slope"])
-        offsets, unit, mask = self._key_offsets(n)
+        offsets, unit, mask = causal_key_offsets(n, MAX_POSITIONS)
         # −m·(i − j) = m·(j − i): the same products as core.alibi_bias_for_slope; the masked
         # cells (0 here) are covered by the mask polygon. No NaN in the image: pyqtgraph's NaN
         # path (a transparent, non-premultiplied image) costs ~4 ms more per 512 × 512 image.
         self.heat_image.setImage(np.float32(m) * unit, autoLevels=False)
         low = -nice_ceil(m * (n - 1)) if n > 1 and m > 0 else -1.0
-        if self._heat_levels != (low, 0.0):  # "nice" levels: the bar's axis rarely changes
-            self._heat_levels = (low, 0.0)
+        if self.shown.changed("levels", low):  # "nice" levels: the bar's axis rarely changes
             self.heat_bar.setLevels((low, 0.0))
-        if self._heat_size != n:
-            self._heat_size = n
+        if self.shown.changed("heat_size", n):
             self.heat_image.setRect(0.0, 0.0, float(n), float(n))
             styled.set_range(self.heat_plot, (0.0, float(n)), (0.0, float(n)))
             self.mask_text.setPos(0.72 * n, 0.25 * n)
@@ -271,9 +249,7 @@ class AlibiPanel(Panel):
         self.other_lines.setData(xs, ys.ravel(), connect="pairs")
         low = -nice_ceil(float(slopes.max()) * end)  # "nice": the y axis changes in steps
         rng = (styled.positions_range(n, X_MARGIN), (low, -0.04 * low))  # x: a "nice" end too
-        if self._bias_range != rng:
-            self._bias_range = rng
-            styled.set_range(self.bias_plot, *rng)
+        if self.bias_range.show(*rng):
             styled.apply_transform(self.cmp_plot)  # x-linked: the comparison follows
         ctx.record("distance", r, "distance r = i − j")
         ctx.record("bias_by_head", -slopes[:, None] * r[None, :], "bias −m_h·r, one row per head")
@@ -284,8 +260,7 @@ class AlibiPanel(Panel):
         heads = ctx.values.as_int("heads")
         m = float(hd["head_slope"])
         end = float(n - 1)
-        if self._head_line_shown != (m, n):  # (a heads step may keep head h's slope)
-            self._head_line_shown = (m, n)
+        if self.shown.changed("head_line", (m, n)):  # (a heads step may keep head h's slope)
             self.head_line.setData(np.array([0.0, end]), np.array([0.0, -m * end]))
         self.head_text.setText(f"head {h}: m = {sig(m, 4)}")
         self.head_text.setPos(end, -m * end)
@@ -305,15 +280,10 @@ class AlibiPanel(Panel):
         self.plain_curve.setData(j, plain)
         self.biased_curve.setData(j, biased)
         top = nice_ceil(1.08 * float(max(plain.max(), biased.max())))
-        if self._att_bounds != n:
-            self._att_bounds = n
+        if self.shown.changed("query_bounds", n):
             self.query_line.setBounds((0.0, float(n - 1)))
         rng = (styled.positions_range(n, X_MARGIN), (0.0, top))  # x as the distance plots': "nice"
-        if self._att_range != rng:
-            old, self._att_range = self._att_range, rng
-            xs = rng[0] if old is None or old[0] != rng[0] else None  # only what changed
-            ys = rng[1] if old is None or old[1] != rng[1] else None
-            styled.set_range(self.att_plot, xs, ys)
+        self.att_range.show(*rng)
         styled.move_line(self.query_line, float(i))
         kind = "zero logits" if v.as_str("logits") == "zero" else "random logits"
         styled.retitle(
@@ -396,10 +366,7 @@ class AlibiPanel(Panel):
         top = 0.06 * -low  # room for the sampled curve's noise above 0, in steps
         if float(sampled.max()) > top:
             top = nice_ceil(float(sampled.max()))
-        rng = (low, top)
-        if self._cmp_range != rng:
-            self._cmp_range = rng
-            styled.set_range(self.cmp_plot, None, (low, top))
+        self.cmp_range.show(None, (low, top))
         ctx.record("distance", r, "distance r = m − n")
         ctx.record("rope_expected_shift", expected, "RoPE: E[q·R k/√d](r) − E[…](0), closed form")
         ctx.record("rope_sampled_shift", sampled, "RoPE: mean over sampled (q, k), minus r = 0")
@@ -575,22 +542,6 @@ def _exponent(e: float) -> str:
         return integer(e)
     digits = len(Decimal(repr(abs(e))).normalize().as_tuple().digits)
     return sig(e, digits)
-
-
-def _line(
-    book: StyleBook, w: pg.PlotWidget, role: str, width: str, line: LineStyle = "solid"
-) -> pg.PlotCurveItem | styled.PixelCurve:
-    """A line like :func:`styled.curve` without ``PlotDataItem`` bookkeeping per ``setData``:
-    a solid one a house :class:`~posenc_gui.widgets.styled.PixelCurve` (segments mapped to
-    pixels with numpy, drawn untransformed: half the paint of a thick antialiased
-    ``PlotCurveItem``), a dashed one a bare ``PlotCurveItem`` (its dashes run on along the whole
-    path). Their pixels are kept while steps leave them alone (see :func:`styled.keep_pixels`)."""
-    if line == "solid":
-        return styled.pixel_curve(book, w, role, width)
-    item = pg.PlotCurveItem()
-    w.addItem(item)
-    book.add(lambda st: item.setPen(st.pen(role, width, line)))
-    return item
 
 
 def _per_head(p: int) -> str:

@@ -212,10 +212,9 @@ class EncodingsPanel(Panel):
     # -- helpers ---------------------------------------------------------------------------------
     def _set_labels(self, plot: pg.PlotWidget, bottom: str, left: str) -> None:
         name = plot.objectName()
-        if self._labels.get(name, (None, "", ""))[1:] == (bottom, left):
-            return
         self._labels[name] = (plot, bottom, left)
-        self._apply_labels(self.book.style, plot, bottom, left)
+        if self._shown.changed(f"labels {name}", (bottom, left)):
+            self._apply_labels(self.book.style, plot, bottom, left)
 
     def _apply_labels(self, st: Style, plot: pg.PlotWidget, bottom: str, left: str) -> None:
         font = {"font-size": st.css_pt("label"), "color": st.color("ink")}
@@ -223,8 +222,8 @@ class EncodingsPanel(Panel):
         plot.setLabel("left", left, **font)
 
     def _set_bar_label(self, text: str) -> None:
-        if text != self._bar_label:
-            self._bar_label = text
+        self._bar_label = text
+        if self._shown.changed("bar_label", text):
             self._apply_bar_label(self.book.style)
 
     def _apply_bar_label(self, st: Style) -> None:

@@ -38,6 +38,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QBrush, QFontMetricsF
 from PySide6.QtWidgets import QScrollArea, QVBoxLayout, QWidget
 
+from posenc_gui.core.rotation import arc_angles
 from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state import ParamError
 from posenc_gui.state.rotation import (
@@ -58,7 +59,7 @@ from posenc_gui.widgets.render.notes import note
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
 from posenc_gui.widgets.text import NBSP, GridTable, LiveText, RichLines, Run, span
 from posenc_gui.widgets.text.matrix import MatrixLine, ReadoutStack
-from posenc_gui.widgets.views import Context
+from posenc_gui.widgets.views import Context, Shown
 
 ROT_RANGE = 2.95  # |v| <= 2·√2 ≈ 2.83
 PE_RANGE = 1.38
@@ -76,6 +77,8 @@ class RotationPanel(Panel):
     reflow_width = 1100  # four cells side by side: text beside plots needs the room
 
     def build(self) -> None:
+        #: What some items show now (set again only when it changes).
+        self.shown = Shown()
         self._build_rotation()
         self._build_pe()
         self._build_rope()
@@ -190,7 +193,6 @@ class RotationPanel(Panel):
              self.pe_tail],
         )  # fmt: skip
         self.pe_hint = LiveText("pe_rotation_hint", self, b, "legend")
-        self._pe_axes_key: tuple[bool, Style] | None = None
         self.view("pe_plot", p, (*PE_PAIR_INPUTS, "pe_order", "pe_shift", "pe_pairs", "pe_size"),
                   self._refresh_pe_plot)  # fmt: skip
         self.view("pe_text", self.pe_label, (*PE_PAIR_INPUTS, "pe_order", "pe_shift",
@@ -206,7 +208,6 @@ class RotationPanel(Panel):
         self.rope_image, self.rope_bar = styled.heatmap(
             b, p, (-1.0, 1.0), "diverging", in_colour=True
         )
-        self._rope_rect = -1  # the head dimension the image is placed for
         self.quadrant_lines = styled.curve(b, p, "guide", "normal", "dash", connect="finite")
         self.block_outline = styled.curve(b, p, "ink", "thick", connect="finite")
         self.cell_numbers = CellTexts()
@@ -298,7 +299,7 @@ class RotationPanel(Panel):
         self.rv_arrow.point_to(rx, ry, 0.16)
         a0 = math.atan2(y, x) if norm > 0 else 0.0
         rad = min(0.45, 0.55 * norm) if norm > 0 else 0.3
-        arc = np.linspace(a0, a0 + theta, _arc_points(theta))
+        arc = arc_angles(a0, theta, ARC_STEP_DEGREES)
         ax, ay = rad * np.cos(arc), rad * np.sin(arc)
         self.arc.setData(ax, ay)
         self.angle_text.setText(
@@ -386,9 +387,8 @@ class RotationPanel(Panel):
     # -- PE pair ---------------------------------------------------------------------------------
     def _label_pe_axes(self, st: Style, swap: bool) -> None:
         """Axis titles follow the pair order (set only when the order or the style changed)."""
-        if self._pe_axes_key == (swap, st):
+        if not self.shown.changed("pe_axes", (swap, st)):
             return
-        self._pe_axes_key = (swap, st)
         sin_l, cos_l = "PE[p, 2i] = sin pω", "PE[p, 2i+1] = cos pω"
         font = {"font-size": st.css_pt("label"), "color": st.color("ink")}
         self.pe_plot.setLabel("bottom", cos_l if swap else sin_l, **font)
@@ -416,7 +416,7 @@ class RotationPanel(Panel):
         for name, item, (px, py), rad in (("arc", self.pe_arc, pts[0], 0.3),
                                           ("arc2", self.pe_arc2, pts[2], 0.45)):  # fmt: skip
             a0 = math.atan2(py, px)
-            arc = np.linspace(a0, a0 + net, _arc_points(net))
+            arc = arc_angles(a0, net, ARC_STEP_DEGREES)
             item.setData(rad * np.cos(arc), rad * np.sin(arc))
             ctx.record(name, arc, f"turn kω drawn from {'p' if name == 'arc' else 'p′'}", "rad")
         title = "(cos, sin)" if swap else "(sin, cos)"
@@ -534,8 +534,7 @@ class RotationPanel(Panel):
         bd, m = ctx.values.as_int("block_dim"), ctx.values.as_int("m")
         mat = np.ascontiguousarray(np.asarray(ctx["rope_matrix"]["rope_matrix"], np.float32))
         self.rope_image.setImage(mat, autoLevels=False)
-        if self._rope_rect != bd:
-            self._rope_rect = bd
+        if self.shown.changed("rope_rect", bd):  # the head dimension the image is placed for
             self.rope_image.setRect(0.0, 0.0, float(bd), float(bd))
         styled.set_title(self.book, self.rope_plot, f"Entries of RoPE R<sub>m</sub>, m = {m}")
         ctx.record("rope_matrix", mat, "R_m")
@@ -650,11 +649,6 @@ def _arrow(book: StyleBook, plot: pg.PlotWidget, role: str, width: str,
 #: Degrees an arc segment spans: the arcs have radii of 30–60 pixels, where a 3° chord is
 #: ~3 px long and lies within 0.03 px of the circle (a segment per degree drew 3× the lines).
 ARC_STEP_DEGREES = 3.0
-
-
-def _arc_points(angle: float) -> int:
-    """Points of an arc through ``angle`` radians: a segment per :data:`ARC_STEP_DEGREES`."""
-    return max(2, math.ceil(abs(math.degrees(angle)) / ARC_STEP_DEGREES) + 1)
 
 
 def _set_target(target: pg.TargetItem, x: float, y: float) -> None:

@@ -29,7 +29,7 @@ from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import num, sig, signed
 from posenc_gui.widgets.style import Style
 from posenc_gui.widgets.text import LiveText, live, span, table_html
-from posenc_gui.widgets.views import Context
+from posenc_gui.widgets.views import Context, Kept, Shown
 
 LADDER_SAMPLES = 900  # at most, about the pixel width of a wide plot
 #: Curve samples: one per four pixel columns, and at least this many per period of the fastest
@@ -64,6 +64,8 @@ class SinePanel(Panel):
 
     def build(self) -> None:
         b = self.book
+        #: What some items show now (set again only when it changes).
+        self.shown = Shown()
         # ---- wave -----------------------------------------------------------------------------
         self.wave_plot = styled.plot(
             b, self, "wave_plot", "A·sin(2πft+φ) and A·cos(2πft+φ)", "time t", "value",
@@ -71,7 +73,7 @@ class SinePanel(Panel):
         )  # fmt: skip
         self.wave_plot.setXRange(0.0, T_VIEW, padding=0.01)
         self.wave_plot.setYRange(-2.1, 2.1, padding=0)
-        self._times: dict[int, np.ndarray] = {}  # sample times by their number
+        self._times = Kept(16)  # sample times by their number
         # no legend box over the data: the title names the curves in their colours
         self.sin_curve = styled.pixel_curve(b, self.wave_plot, "sin", "thick")
         self.cos_curve = styled.pixel_curve(b, self.wave_plot, "cos", "thick")
@@ -107,8 +109,6 @@ class SinePanel(Panel):
         self.sin_proj = styled.line(b, self.circle_plot, "sin", "bold", keep=False)
         self.cos_proj = styled.line(b, self.circle_plot, "cos", "bold", keep=False)
         self.circle_dot = styled.markers(b, self.circle_plot, "accent", "huge")
-        self._circle_amp = math.nan  # radius and arc the curves show now
-        self._arc = (math.nan, math.nan)
         self.angle_text = styled.text(b, self.circle_plot, "accent", anchor=(0, 0))
         self.circle_formula = LiveText("circle_formula", self, b)
         self.view("circle", self.circle_plot, ("amplitude", "wave"), self._refresh_circle)
@@ -142,9 +142,6 @@ class SinePanel(Panel):
         self.ladder_bands = {
             role: styled.bands(b, self.ladder_plot, role) for role in ("sin", "cos")
         }
-        self._ladder_rows = 0  # rows the left axis and the y range are set for
-        self._ladder_length = 0  # length the x range and the marker's bounds are set for
-        self._pair_ticks: list[tuple[float, str]] = []
         # zooming or resizing the ladder recomputes it for the positions now on screen
         self._own_range_change = False
         self.ladder_plot.getPlotItem().getViewBox().sigXRangeChanged.connect(
@@ -208,9 +205,7 @@ class SinePanel(Panel):
         )  # fmt: skip
         amp, f = v.as_float("amplitude"), v.as_float("frequency")
         n = wave_samples(f)
-        t = self._times.get(n)
-        if t is None:
-            t = self._times[n] = np.linspace(0.0, T_VIEW, n)
+        t = self._times.get(n, lambda: np.linspace(0.0, T_VIEW, n))
         angles = TAU * f * t + v.as_float("phase")
         ys, yc = amp * np.sin(angles), amp * np.cos(angles)
         self.sin_curve.setData(t, ys)
@@ -253,11 +248,9 @@ class SinePanel(Panel):
         cx, cy = amp * math.cos(theta), amp * math.sin(theta)
         rad = 0.35 if amp > 0.5 else 0.2
         # only what changed is set again (a new curve is drawn again, an unchanged one blitted)
-        if amp != self._circle_amp:
-            self._circle_amp = amp
+        if self.shown.changed("amp_circle", amp):
             self.amp_circle.set_radius(amp)
-        if (wrapped, rad) != self._arc:
-            self._arc = (wrapped, rad)
+        if self.shown.changed("arc", (wrapped, rad)):
             arc = np.linspace(0.0, wrapped, 90)
             self.angle_arc.setData(rad * np.cos(arc), rad * np.sin(arc))
         self.radius_line.setData([0.0, cx], [0.0, cy])
@@ -396,17 +389,15 @@ class SinePanel(Panel):
         self, length: int, shown: int, omega: list[float], wavelength: list[float]
     ) -> None:
         """Ranges, ticks and bounds — each only when it changes (a change repaints its axis)."""
-        if (length, shown) != (self._ladder_length, self._ladder_rows):
+        if self.shown.changed("ladder_x", (length, shown)):
             self._own_range_change = True  # this refresh computes for the new range already
             try:
                 self.ladder_plot.setXRange(0.0, float(length - 1), padding=0.02)
             finally:
                 self._own_range_change = False
-        if length != self._ladder_length:
-            self._ladder_length = length
+        if self.shown.changed("ladder_length", length):  # the marker's bounds
             self.position_line.setBounds((0.0, float(length - 1)))
-        if shown != self._ladder_rows:
-            self._ladder_rows = shown
+        if self.shown.changed("ladder_rows", shown):  # the left axis and the y range
             ticks = [(-ROW_GAP * j, f"{j} {'sin' if j % 2 == 0 else 'cos'}") for j in range(shown)]
             self.ladder_plot.getAxis("left").setTicks([ticks, []])
             self.ladder_plot.setYRange(-ROW_GAP * (shown - 1) - 1.2, 1.4, padding=0)
@@ -417,8 +408,7 @@ class SinePanel(Panel):
             pair_ticks.append(
                 (centre, f"ω{_sub(i)} = {sig(omega[i])}\nλ{_sub(i)} = {sig(wavelength[i])}")
             )
-        if pair_ticks != self._pair_ticks:
-            self._pair_ticks = pair_ticks
+        if self.shown.changed("pair_ticks", pair_ticks):
             self.ladder_plot.getAxis("right").setTicks([pair_ticks, []])
         # pyqtgraph defers the view transform of a new range to the paint, and a transform set
         # while painting schedules a second paint of the whole plot: set it now, paint once
