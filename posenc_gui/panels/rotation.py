@@ -134,7 +134,7 @@ class RotationPanel(Panel):
         self.rv_target = self._target(p, "key", "Drag to turn R(θ)v: sets the angle θ")
         self._bind_point(self.v_target, self._drag_v, self._shown_v)
         self._bind_point(self.rv_target, self._drag_rv, self._shown_rv)
-        p.getPlotItem().getViewBox().sigResized.connect(lambda *_: self.invalidate("rot_size"))
+        p.getPlotItem().getViewBox().sigResized.connect(self._rot_size_changed)
         # the matrices are painted (tables in a rich text are laid out anew for every number)
         self.matrix_title = RichLines("rotation_matrix_title", self, b, "title")
         self.matrix_line = MatrixLine("rotation_matrix_line", self, b, "title")
@@ -180,7 +180,7 @@ class RotationPanel(Panel):
         self.pe_texts = []
         for role, name in zip(PE_ROLES, PE_NAMES, strict=True):
             self.pe_texts.append(note(b, p, role, anchor=(0.5, 0.5), text=name))
-        p.getPlotItem().getViewBox().sigResized.connect(lambda *_: self.invalidate("pe_size"))
+        p.getPlotItem().getViewBox().sigResized.connect(self._pe_size_changed)
         # the matrices and the table are painted (see MatrixLine), the sentences are read-outs
         self.pe_head = RichLines("pe_rotation_head", self, b, "legend")
         self.pe_matrix_line = MatrixLine("pe_rotation_matrix", self, b, "legend")
@@ -213,7 +213,7 @@ class RotationPanel(Panel):
         self.cell_numbers = CellTexts()
         p.addItem(self.cell_numbers)
         b.add(lambda st: self.cell_numbers.set_style(st.font(CELL_FONT), st.qcolor("ink")))
-        p.getPlotItem().getViewBox().sigResized.connect(lambda *_: self.invalidate("rope_size"))
+        p.getPlotItem().getViewBox().sigResized.connect(self._rope_size_changed)
         self.rope_label = RichLines("rope_matrix_text", self, b, "text")
         self.view("rope_geometry", p, ("block_dim", "layout"), self._refresh_rope_geometry)
         self.view("rope_heatmap", p, (*ROPE_MATRIX_INPUTS, "rope_matrix"), self._refresh_heatmap)
@@ -222,6 +222,15 @@ class RotationPanel(Panel):
         self.view("rope_text", self.rope_label,
                   (*ROPE_RELATIVE_INPUTS, "rope_matrix", "rope_relative"),
                   self._refresh_rope_text)  # fmt: skip
+
+    def _rot_size_changed(self, *_: object) -> None:
+        self.invalidate("rot_size")
+
+    def _pe_size_changed(self, *_: object) -> None:
+        self.invalidate("pe_size")
+
+    def _rope_size_changed(self, *_: object) -> None:
+        self.invalidate("rope_size")
 
     def _target(self, plot: pg.PlotWidget, role: str, tip: str) -> pg.TargetItem:
         t = pg.TargetItem(pos=(0.0, 0.0), symbol="o", movable=True)

@@ -145,7 +145,7 @@ class SinePanel(Panel):
         # zooming or resizing the ladder recomputes it for the positions now on screen
         self._own_range_change = False
         self.ladder_plot.getPlotItem().getViewBox().sigXRangeChanged.connect(
-            lambda *_: None if self._own_range_change else self.invalidate("ladder_x_range")
+            self._ladder_x_range_changed
         )
         self.ladder_plot.getPlotItem().getViewBox().sigResized.connect(
             lambda *_: self.invalidate("ladder_x_range")
@@ -197,6 +197,11 @@ class SinePanel(Panel):
         )  # fmt: skip
 
     # -- wave ---------------------------------------------------------------------------------
+    def _ladder_x_range_changed(self, *_: object) -> None:
+        """A zoom or resize of the ladder (not the range a refresh set itself)."""
+        if not self._own_range_change:
+            self.invalidate("ladder_x_range")
+
     def _refresh_wave(self, ctx: Context) -> None:
         v, st = ctx.values, ctx.style
         styled.set_title(

@@ -51,8 +51,8 @@ class HeatmapPanel(CurveViews, WavelengthViews, ReadoutViews):
         )  # fmt: skip
         for button in (self.explainer_button, self.notebook_button, self.reset_view_button):
             preset_layout.addWidget(button)
-        self.explainer_button.clicked.connect(lambda: self.apply_preset("explainer"))
-        self.notebook_button.clicked.connect(lambda: self.apply_preset("notebook"))
+        self.explainer_button.clicked.connect(self._explainer_preset)
+        self.notebook_button.clicked.connect(self._notebook_preset)
         self.reset_view_button.clicked.connect(self.reset_view)
         #: What the views last set their items from (:meth:`Shown.changed`: set only changes).
         self._shown = Shown()
@@ -149,6 +149,12 @@ class HeatmapPanel(CurveViews, WavelengthViews, ReadoutViews):
         return button
 
     # -- actions ------------------------------------------------------------------------------
+    def _explainer_preset(self) -> None:
+        self.apply_preset("explainer")
+
+    def _notebook_preset(self) -> None:
+        self.apply_preset("notebook")
+
     def apply_preset(self, name: str) -> None:
         """Set one of :data:`~posenc_gui.state.heatmap.PRESETS` and show it whole."""
         self.state.update(PRESETS[name])
