@@ -63,6 +63,7 @@ from PySide6.QtCore import QPoint, QRect, QSize
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
 from PySide6.QtWidgets import QWidget
 
+from posenc_gui.widgets.svg import flatten_cosmetic_strokes
 from posenc_gui.widgets.views import Series
 
 #: Pixel widths offered for PNG export (slides: 1280, 1920 "full HD", 2560, 3840 "4K").
@@ -160,27 +161,45 @@ def write_png(
     return atomic_write(path, write, overwrite=overwrite)
 
 
+def svg_bytes(widget: QWidget, *, title: str = "") -> bytes:
+    """``widget`` as an SVG document that librsvg and Qt's renderer draw as its PNG.
+
+    The generator's resolution is the widget's: a font of ``n`` points is as many pixels in the
+    drawing as on screen, so text runs laid out with the screen's metrics keep their places.
+    Cosmetic strokes are mapped to pixel units (:func:`~posenc_gui.widgets.svg.
+    flatten_cosmetic_strokes`) for renderers that ignore ``non-scaling-stroke``.
+    """
+    from PySide6.QtCore import QBuffer, QIODevice
+    from PySide6.QtSvg import QSvgGenerator
+
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    gen = QSvgGenerator()
+    gen.setOutputDevice(buffer)
+    size = QSize(max(widget.width(), 1), max(widget.height(), 1))
+    gen.setSize(size)
+    gen.setViewBox(QRect(0, 0, size.width(), size.height()))
+    gen.setResolution(widget.logicalDpiX())
+    gen.setTitle(title)
+    gen.setDescription("Exported from PosEnc Explorer")
+    painter = QPainter()
+    if not painter.begin(gen):
+        raise OSError("could not paint an SVG drawing")
+    try:
+        widget.render(painter, QPoint(0, 0))
+    finally:
+        painter.end()
+    return flatten_cosmetic_strokes(bytes(buffer.data().data()))
+
+
 def write_svg(
     widget: QWidget, path: str | os.PathLike[str], *, title: str = "", overwrite: bool = False
 ) -> Path:
-    """Save ``widget`` as an SVG vector drawing (atomically)."""
-    from PySide6.QtSvg import QSvgGenerator
+    """Save ``widget`` as an SVG vector drawing (atomically; see :func:`svg_bytes`)."""
+    data = svg_bytes(widget, title=title)
 
     def write(tmp: Path) -> None:
-        gen = QSvgGenerator()
-        gen.setFileName(str(tmp))
-        size = QSize(max(widget.width(), 1), max(widget.height(), 1))
-        gen.setSize(size)
-        gen.setViewBox(QRect(0, 0, size.width(), size.height()))
-        gen.setTitle(title)
-        gen.setDescription("Exported from PosEnc Explorer")
-        painter = QPainter()
-        if not painter.begin(gen):
-            raise OSError(f"could not write an SVG drawing to {tmp.parent}")
-        try:
-            widget.render(painter, QPoint(0, 0))
-        finally:
-            painter.end()
+        tmp.write_bytes(data)
 
     return atomic_write(path, write, overwrite=overwrite)
 

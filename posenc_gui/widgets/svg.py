@@ -1,0 +1,172 @@
+"""Make Qt's SVG output draw the same picture in every SVG renderer.
+
+:class:`~PySide6.QtSvg.QSvgGenerator` writes a *cosmetic* pen (pyqtgraph's default: a line
+width in screen pixels, whatever the zoom) as ``vector-effect="non-scaling-stroke"`` on shapes
+whose coordinates are in the plot's data units, inside a ``<g transform="matrix(...)">`` that
+maps data units to pixels. Qt's own renderer honours the vector effect; librsvg (``rsvg-convert``,
+GNOME, Inkscape's import, many converters) does not, and scales the stroke width with the data
+transform: a 1.5-pixel dashed cursor under a 200× scale becomes a 300-pixel black bar, and the
+unit circle's 3-pixel sides fill its plot.
+
+:func:`flatten_cosmetic_strokes` maps the coordinates of those shapes through their group's
+transform and leaves the group untransformed, so the stroke width is in pixels for every
+renderer and the drawing is unchanged in Qt's. Groups that also hold text or images keep their
+transform (their shapes are rare and drawn with a unit transform by this app).
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+SVG_NS = "http://www.w3.org/2000/svg"
+XLINK_NS = "http://www.w3.org/1999/xlink"
+ET.register_namespace("", SVG_NS)
+ET.register_namespace("xlink", XLINK_NS)
+
+_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_MATRIX = re.compile(r"^\s*matrix\(([^)]*)\)\s*$")
+_SHAPES = {"polyline", "polygon", "path", "line", "rect", "circle", "ellipse"}
+_IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+_GEOMETRY = {"d", "points", "x", "y", "width", "height", "cx", "cy", "r", "rx", "ry", "x1", "y1"}
+_GEOMETRY |= {"x2", "y2"}
+#: Cubic Bézier handle length for a quarter ellipse.
+_KAPPA = 0.5522847498307936
+
+Matrix = tuple[float, float, float, float, float, float]
+
+
+def _tag(el: ET.Element) -> str:
+    return el.tag.rpartition("}")[2]
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.6g}"
+
+
+def _apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
+    a, b, c, d, e, f = m
+    return a * x + c * y + e, b * x + d * y + f
+
+
+def _points(m: Matrix, text: str) -> str:
+    nums = [float(v) for v in re.findall(_NUM, text)]
+    out = []
+    for i in range(0, len(nums) - 1, 2):
+        x, y = _apply(m, nums[i], nums[i + 1])
+        out.append(f"{_fmt(x)},{_fmt(y)}")
+    return " ".join(out)
+
+
+def _path(m: Matrix, d: str) -> str | None:
+    """``d`` mapped through ``m``; None when it uses commands other than absolute M/L/C/Z."""
+    out: list[str] = []
+    for cmd, args in re.findall(r"([A-Za-z])([^A-Za-z]*)", d):
+        if cmd not in "MLCZ":
+            return None
+        out.append(cmd + (_points(m, args) if cmd != "Z" else ""))
+    return " ".join(out)
+
+
+def _ellipse_path(cx: float, cy: float, rx: float, ry: float) -> str:
+    kx, ky = rx * _KAPPA, ry * _KAPPA
+    return (
+        f"M{cx + rx},{cy} C{cx + rx},{cy + ky} {cx + kx},{cy + ry} {cx},{cy + ry} "
+        f"C{cx - kx},{cy + ry} {cx - rx},{cy + ky} {cx - rx},{cy} "
+        f"C{cx - rx},{cy - ky} {cx - kx},{cy - ry} {cx},{cy - ry} "
+        f"C{cx + kx},{cy - ry} {cx + rx},{cy - ky} {cx + rx},{cy} Z"
+    )
+
+
+def _as_path(el: ET.Element) -> str | None:
+    """The outline of ``el`` as absolute M/L/C/Z path data (None if it is not a simple shape)."""
+    tag, g = _tag(el), el.get
+    try:
+        if tag == "path":
+            return g("d", "")
+        if tag in ("polyline", "polygon"):
+            pts = g("points", "").replace(",", " ").split()
+            pairs = [f"{pts[i]},{pts[i + 1]}" for i in range(0, len(pts) - 1, 2)]
+            if not pairs:
+                return ""
+            return "M" + " L".join(pairs) + (" Z" if tag == "polygon" else "")
+        if tag == "line":
+            return f"M{g('x1', '0')},{g('y1', '0')} L{g('x2', '0')},{g('y2', '0')}"
+        if tag == "rect":
+            if g("rx") or g("ry"):
+                return None
+            x, y = float(g("x", "0")), float(g("y", "0"))
+            w, h = float(g("width", "0")), float(g("height", "0"))
+            return f"M{x},{y} L{x + w},{y} L{x + w},{y + h} L{x},{y + h} Z"
+        if tag == "circle":
+            r = float(g("r", "0"))
+            return _ellipse_path(float(g("cx", "0")), float(g("cy", "0")), r, r)
+        if tag == "ellipse":
+            cx, cy = float(g("cx", "0")), float(g("cy", "0"))
+            return _ellipse_path(cx, cy, float(g("rx", "0")), float(g("ry", "0")))
+    except ValueError:
+        return None
+    return None
+
+
+def _flatten_shape(el: ET.Element, m: Matrix) -> bool:
+    """Map ``el``'s coordinates through ``m`` in place; False when it cannot be."""
+    tag = _tag(el)
+    if tag in ("polyline", "polygon"):
+        el.set("points", _points(m, el.get("points", "")))
+        return True
+    d = _as_path(el)
+    mapped = None if d is None else _path(m, d)
+    if mapped is None:
+        return False
+    keep = {k: v for k, v in el.attrib.items() if k not in _GEOMETRY}
+    tail = el.tail
+    el.clear()
+    el.tail = tail
+    el.tag = f"{{{SVG_NS}}}path"
+    el.attrib.update(keep)
+    el.set("d", mapped)
+    return True
+
+
+def _matrix(text: str | None) -> Matrix | None:
+    match = _MATRIX.match(text or "")
+    if match is None:
+        return None
+    nums = [float(v) for v in re.findall(_NUM, match.group(1))]
+    return (nums[0], nums[1], nums[2], nums[3], nums[4], nums[5]) if len(nums) == 6 else None
+
+
+def _cosmetic(el: ET.Element) -> bool:
+    return _tag(el) in _SHAPES and el.get("vector-effect") == "non-scaling-stroke"
+
+
+def flatten_cosmetic_strokes(svg: bytes) -> bytes:
+    """``svg`` (QSvgGenerator output) with every transformed cosmetic stroke in pixel units.
+
+    Only groups whose children are all non-scaling-stroke shapes change: their shapes'
+    coordinates are mapped through the group's ``matrix(...)`` and the group's transform becomes
+    the identity. Everything else is written back as it was read.
+    """
+    root = ET.fromstring(svg)
+    changed = False
+    for group in root.iter(f"{{{SVG_NS}}}g"):
+        m = _matrix(group.get("transform"))
+        children = list(group)
+        if m is None or m == _IDENTITY or not children:
+            continue
+        if not all(_cosmetic(child) for child in children):
+            continue
+        originals = [(child.tag, dict(child.attrib), child.tail) for child in children]
+        if all(_flatten_shape(child, m) for child in children):
+            group.set("transform", "matrix(1,0,0,1,0,0)")
+            changed = True
+        else:  # leave the whole group as Qt wrote it
+            for child, (tag, attrib, tail) in zip(children, originals, strict=True):
+                child.clear()
+                child.tag, child.tail = tag, tail
+                child.attrib.update(attrib)
+    if not changed:
+        return svg
+    out: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return out
