@@ -18,6 +18,7 @@ the tab widget, the session, the panels and the status messages (never the windo
 
 from __future__ import annotations
 
+import html
 import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
@@ -29,7 +30,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QStackedWidget,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -54,6 +54,7 @@ from posenc_gui.state import Value
 from posenc_gui.state.registry import TAB_IDS, TABS, entry
 from posenc_gui.state.session import Session
 from posenc_gui.widgets import style as style_mod
+from posenc_gui.widgets.tab_bar import FittingTabWidget
 
 if TYPE_CHECKING:
     from posenc_gui.panels.base import Panel
@@ -87,7 +88,6 @@ class MainWindow(QMainWindow):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("main_window")
-        self.setWindowTitle(APP_NAME)
         if session is None:
             settings_tab = str(QSettings().value("last_tab", "", type=str))
             tab = initial_tab or settings_tab
@@ -136,7 +136,9 @@ class MainWindow(QMainWindow):
         self._restore_geometry()
 
     def _build_tabs(self) -> None:
-        self.tabs = QTabWidget(self)
+        # Short labels in a bar that never scrolls nor cuts a name (eight tabs fit 1024 px);
+        # the full title is each tab's tooltip, accessible name and the window's title.
+        self.tabs = FittingTabWidget(self)
         self.tabs.setObjectName("tabs")
         self.tabs.setDocumentMode(True)
         self.tabs.setAccessibleName("Explorer tabs")
@@ -146,10 +148,19 @@ class MainWindow(QMainWindow):
             page.setObjectName(f"page_{e.id}")
             QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
             self._pages[e.id] = page
-            index = self.tabs.addTab(page, model.title)
-            self.tabs.setTabToolTip(index, model.summary)
+            index = self.tabs.addTab(page, model.short_title)
+            tip = f"<b>{html.escape(model.title)}</b>"
+            if model.summary:
+                tip += f"<br>{html.escape(model.summary)}"
+            self.tabs.setTabToolTip(index, tip)
+            self.tabs.tabBar().setAccessibleTabName(index, model.title)
         self.tabs.setCurrentIndex(TAB_IDS.index(self.session.current_tab))
         self.tabs.currentChanged.connect(self._on_tab_changed)
+        self._show_title()
+
+    def _show_title(self) -> None:
+        """The window's title names the tab on screen in full (its tab shows the short label)."""
+        self.setWindowTitle(f"{entry(self.current_tab_id()).title} — {APP_NAME}")
 
     def _build_menus(self) -> None:
         """The menus, in order; each controller adds its own entries."""
@@ -215,10 +226,7 @@ class MainWindow(QMainWindow):
 
     def _apply_window_style(self, st: style_mod.Style) -> None:
         """The window's own text (tab titles, loading page) follows the scale too."""
-        bar = self.tabs.tabBar()
-        font = bar.font()
-        font.setPointSizeF(st.pt("body") + st.scale)
-        bar.setFont(font)
+        self.tabs.bar.set_point_size(st.pt("body") + st.scale)
         lf = self.loading.font()
         lf.setPointSizeF(st.pt("body") + 6 * st.scale)
         self.loading.setFont(lf)
@@ -292,6 +300,7 @@ class MainWindow(QMainWindow):
     def _on_tab_changed(self, index: int) -> None:
         tab_id = TABS[index].id
         self.session.current_tab = tab_id
+        self._show_title()
         if self._loaded:
             self._ensure_panel(tab_id)
         self.animation.set_target(self.panels.get(tab_id))  # (stops a running animation)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QSpinBox
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QSpinBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from posenc_gui import APP_NAME
@@ -15,15 +15,19 @@ from posenc_gui.controllers.menus import tab_shortcut
 from posenc_gui.main_window import MainWindow
 from posenc_gui.state.registry import TAB_IDS, all_models
 from posenc_gui.state.session import Session
+from posenc_gui.widgets import style as style_mod
 
 
 def test_loading_page_then_tabs_from_registry(qtbot: QtBot) -> None:
     w = MainWindow(initial_tab="sine", initial_values={"dim": 16})
     qtbot.addWidget(w)
     assert w.stack.currentWidget() is w.loading
-    assert w.windowTitle() == APP_NAME
-    titles = [w.tabs.tabText(i) for i in range(w.tabs.count())]
-    assert titles == [m.title for m in all_models().values()]
+    assert w.windowTitle() == f"Sine explorer — {APP_NAME}"
+    models = list(all_models().values())
+    assert [w.tabs.tabText(i) for i in range(w.tabs.count())] == [m.short_title for m in models]
+    bar = w.tabs.tabBar()
+    assert [bar.accessibleTabName(i) for i in range(bar.count())] == [m.title for m in models]
+    assert all(m.title in w.tabs.tabToolTip(i) for i, m in enumerate(models))
     assert w.panels == {}  # nothing built (no torch) before the first paint
     w.load_panels()
     assert w.stack.currentWidget() is w.tabs
@@ -39,6 +43,7 @@ def test_other_tabs_are_built_when_first_shown(qtbot: QtBot) -> None:
     w.load_panels()
     w.tabs.setCurrentIndex(TAB_IDS.index("rotation"))
     assert set(w.panels) == {"sine", "rotation"}
+    assert w.windowTitle() == f"Rotation matrix — {APP_NAME}"  # the full title of the tab
     assert w.session.current_tab == "rotation"
     # the panel mirrors the session's state: a change made there shows in the panel
     w.session.state("rotation").set("dim", 64)
@@ -280,3 +285,69 @@ def test_access_keys_are_unique_in_every_menu(qtbot: QtBot) -> None:
             key = found.group(1).lower()
             assert key not in keys, f"{name}: {text!r} and {keys[key]!r} share Alt+{key}"
             keys[key] = text
+
+
+NAV_SIZES = [(1024, 768), (1280, 720), (1920, 1080)]
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.6], ids=["normal", "presentation"])
+@pytest.mark.parametrize("size", NAV_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_eight_tabs_fit_without_scrolling_or_cutting(
+    qtbot: QtBot, size: tuple[int, int], scale: float
+) -> None:
+    """Eight tabs (the real ones and stand-ins for the coming two) show every label whole,
+    at the style's font (normal and presentation), without scroll buttons."""
+    w = MainWindow(initial_tab="sine")
+    qtbot.addWidget(w)
+    for title in ("Long context", "Precision")[: 8 - w.tabs.count()]:
+        w.tabs.addTab(QWidget(), title)
+    assert w.tabs.count() == 8
+    w.set_style(scale=scale)
+    w.load_panels()
+    w.resize(*size)
+    w.show()
+    qtbot.waitExposed(w)
+    bar = w.tabs.tabBar()
+    qtbot.waitUntil(lambda: bar.width() == w.width() and bar.height() >= bar.tabRect(0).height())
+    assert not bar.usesScrollButtons()
+    assert bar.elideMode() == Qt.TextElideMode.ElideNone
+    wanted = style_mod.hub().style.pt("body") + scale
+    assert bar.font().pointSizeF() == pytest.approx(wanted)  # fits without shrinking
+    right = 0
+    for i in range(bar.count()):
+        rect = bar.tabRect(i)
+        assert bar.rect().contains(rect), (bar.tabText(i), rect, bar.rect())
+        text = bar.fontMetrics().horizontalAdvance(bar.tabText(i))
+        assert rect.width() > text, bar.tabText(i)  # the whole label, not elided
+        assert rect.left() >= right  # in a row, none hidden under another
+        right = rect.right()
+
+
+def test_tab_font_shrinks_to_fit_rather_than_scroll(qtbot: QtBot) -> None:
+    """Zoomed past presentation on a 1024-px screen, the labels shrink to fit the bar; back
+    at the normal scale they take the style's size again."""
+    w = MainWindow(initial_tab="sine")
+    qtbot.addWidget(w)
+    for title in ("Long context", "Precision"):
+        w.tabs.addTab(QWidget(), title)
+    w.load_panels()
+    w.resize(1024, 768)
+    w.show()
+    qtbot.waitExposed(w)
+    bar = w.tabs.tabBar()
+    w.set_style(scale=3.0)
+    assert bar.font().pointSizeF() < style_mod.hub().style.pt("body") + 3.0
+    # (the bar takes its new height at the next layout)
+    qtbot.waitUntil(lambda: all(bar.rect().contains(bar.tabRect(i)) for i in range(8)))
+    assert bar.width() == w.width() == 1024
+    w.set_style(scale=1.0)
+    assert bar.font().pointSizeF() == pytest.approx(style_mod.hub().style.pt("body") + 1.0)
+
+
+def test_every_tab_has_a_short_distinct_label() -> None:
+    """The tab bar's labels: a word or two each, all different, no longer than the title."""
+    models = list(all_models().values())
+    shorts = [m.short_title for m in models]
+    assert len(set(shorts)) == len(shorts)
+    for m in models:
+        assert 0 < len(m.short_title) <= min(12, len(m.title)), m.id

@@ -226,6 +226,7 @@ class AlibiModel(TabModel):
 
     id = "alibi"
     title = "Attention biases"
+    short_title = "ALiBi"
     summary = (
         "ALiBi adds −m·(i − j) to each attention logit, one slope m per head (2^(−8h/n)); "
         "compared with RoPE's implicit decay on the same distance axis."

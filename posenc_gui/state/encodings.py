@@ -439,6 +439,7 @@ class EncodingsModel(TabModel):
 
     id = "encodings"
     title = "Encodings compared"
+    short_title = "Compare"
     summary = (
         "Naive, normalized, binary, sinusoidal and (untrained) learned position tables: the "
         "table, its waves, the dot product at a fixed distance, the similarity matrix, what "

@@ -196,6 +196,7 @@ class HeatmapModel(TabModel):
 
     id = "heatmap"
     title = "PE heatmap"
+    short_title = "Heatmap"
     summary = (
         "The whole sinusoidal table PE[position, dimension] as a heatmap, with the encoding "
         "vector at one position, one dimension over positions, and every pair's wavelength."

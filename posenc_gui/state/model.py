@@ -83,6 +83,9 @@ class TabModel:
 
     id: ClassVar[str]
     title: ClassVar[str]
+    #: The tab's label in the tab bar: a word or two, so that eight tabs fit a 1024-px screen.
+    #: The full :attr:`title` is the tab's tooltip, accessible name and the window's title.
+    short_title: ClassVar[str]
     summary: ClassVar[str] = ""
     params: ClassVar[tuple[Param, ...]]
     #: The tab's read-outs, in groups with declared inputs (see :meth:`readouts`).

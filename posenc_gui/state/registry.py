@@ -35,6 +35,11 @@ class TabEntry:
         """The tab's title (the model's)."""
         return self.model().title
 
+    @property
+    def short_title(self) -> str:
+        """The tab's label in the tab bar (the model's short title)."""
+        return self.model().short_title
+
 
 def _entry(tab_id: str) -> TabEntry:
     return TabEntry(tab_id, f"posenc_gui.state.{tab_id}", f"posenc_gui.panels.{tab_id}")

@@ -472,6 +472,7 @@ class RopeModel(TabModel):
 
     id = "rope"
     title = "RoPE playground"
+    short_title = "RoPE"
     summary = (
         "Rotate a query at position m and a key at position n: the attention score depends only "
         "on m − n. Decay with distance, the score matrix's constant diagonals, and the "

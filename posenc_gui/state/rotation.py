@@ -175,6 +175,7 @@ class RotationModel(TabModel):
 
     id = "rotation"
     title = "Rotation matrix"
+    short_title = "Rotation"
     summary = (
         "R(θ) rotates a vector without changing its length; the same matrix shifts a sinusoidal "
         "encoding pair by k positions and builds RoPE's block-diagonal R_m."

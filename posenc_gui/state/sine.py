@@ -90,6 +90,7 @@ class SineModel(TabModel):
 
     id = "sine"
     title = "Sine explorer"
+    short_title = "Sine"
     summary = "One sinusoid, its unit circle, and the frequency ladder of a positional encoding."
     params = (
         float_param("amplitude", 1.0, 0.0, 2.0, "Amplitude A", "Peak height A of both waves."),
