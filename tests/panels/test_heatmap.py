@@ -310,6 +310,63 @@ def test_click_selects_the_cell(panel: HeatmapPanel) -> None:
     assert (panel.state.as_int("position"), panel.state.as_int("dimension")) == (61, 8)
 
 
+def test_pixel_rows_average_their_dimensions_above_the_pixel_count(panel: HeatmapPanel) -> None:
+    """d = 2048 on a plot a few hundred pixels high: each image row is the mean of the PE
+    columns it covers (none a single sampled column); a click still selects a real j."""
+    panel.state.update({"positions": 100, "dim": 2048, "shown_dims": 0})
+    panel.refresh_now()
+    height = panel.heat_vb.height()
+    j0, j1 = panel.image_dim_first, panel.image_dim_last
+    assert 100 < len(j0) <= height + 1 < 2048
+    assert j0[0] == 0 and j1[-1] == 2047 and bool((j0[1:] == j1[:-1] + 1).all())
+    assert bool((j1 > j0).all())  # no pixel row is one subsampled column
+    table = core.sinusoidal_encoding(100, 2048, 10000.0, dtype=torch.float64).numpy()
+    assert panel.image_first.tolist() == list(range(100))  # positions exact
+    expected = np.stack([table[:, a : b + 1].mean(axis=1) for a, b in zip(j0, j1, strict=True)])
+    np.testing.assert_allclose(panel.image_table, expected.T, rtol=0, atol=1e-12)
+    index = np.clip(np.floor((expected + 1.0) * 128.0), 0, 255).astype(np.uint8)
+    np.testing.assert_array_equal(panel.image_index, index)
+    assert panel.views["image"].data()["dim_mean_over"].values == pytest.approx(2048 / len(j0))
+    title = panel.heat_plot.getPlotItem().titleLabel.text
+    assert "averaged over dimensions" in title
+    m = round(2048 / len(j0))
+    assert f"Each pixel row = mean over ~{m} dimensions" in strip_tags(panel.hover_label.text())
+    assert "pixel column = mean" not in panel.hover_label.text()
+    # the hover line names the selected entry's pixel and its mean
+    panel.state.update({"position": 40, "dimension": 1000})
+    panel.refresh_now()
+    c = int(np.searchsorted(j0, 1000, side="right")) - 1
+    a, b = int(j0[c]), int(j1[c])
+    text = strip_tags(panel.hover_label.text())
+    assert f"positions 40…40 × dimensions {a}…{b}" in text
+    assert panel.views["hover"].data()["pixel_mean"].values == pytest.approx(
+        float(table[40, a : b + 1].mean()), abs=1e-12
+    )
+    # a click selects the dimension under the mouse, not the row's representative
+    for y in (1000.2, float(a), float(b)):
+        assert panel.cell_at(40.0, y) == (40, round(y))
+    # fewer shown columns: rows averaged again from the kept column means
+    computed = panel.kept_columns.computed
+    panel.state.set("shown_dims", 1500)
+    panel.refresh_now()
+    assert panel.kept_columns.computed == computed and panel.image_dim_last[-1] == 1499
+    j0, j1 = panel.image_dim_first, panel.image_dim_last
+    expected = np.stack([table[:, a : b + 1].mean(axis=1) for a, b in zip(j0, j1, strict=True)])
+    np.testing.assert_allclose(panel.image_table, expected.T, rtol=0, atol=1e-12)
+
+
+def test_below_the_pixel_count_the_image_is_the_exact_table(panel: HeatmapPanel) -> None:
+    panel.state.update({"positions": 100, "dim": 128, "shown_dims": 0})
+    panel.refresh_now()
+    assert panel.heat_vb.height() > 128
+    assert panel.image_dim_first.tolist() == panel.image_dim_last.tolist() == list(range(128))
+    table = core.sinusoidal_encoding(100, 128, 10000.0, dtype=torch.float64).numpy()
+    np.testing.assert_allclose(panel.image_table, table, rtol=0, atol=1e-12)
+    assert panel.image_dim_mean_over == 1.0
+    assert panel.heat_plot.getPlotItem().titleLabel.text.endswith("Sinusoidal encoding PE[p, j]")
+    assert "One image pixel per entry" in panel.hover_label.text()
+
+
 def test_preset_buttons(panel: HeatmapPanel, qtbot: QtBot) -> None:
     explainer = panel.findChild(QPushButton, "preset_explainer_button")
     notebook = panel.findChild(QPushButton, "preset_notebook_button")
