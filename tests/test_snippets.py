@@ -209,10 +209,15 @@ READOUT_CHECKS: dict[str, Callable[..., Checks]] = {
 
 def _heatmap_image(data: Any, o: Mapping[str, np.ndarray]) -> Checks:
     image = data["image"]
-    first, last, dims = (np.asarray(image[k].values, dtype=int) for k in ("first", "last", "dims"))
+    first, last, j0, j1 = (
+        np.asarray(image[k].values, dtype=int) for k in ("first", "last", "dim_first", "dim_last")
+    )
     pe = o["pe"]
-    means = np.stack(
-        [pe[a : b + 1][:, dims].mean(axis=0) for a, b in zip(first, last, strict=True)]
+    means = np.array(
+        [
+            [pe[a : b + 1, c : d + 1].mean() for c, d in zip(j0, j1, strict=True)]
+            for a, b in zip(first, last, strict=True)
+        ]
     )
     return {"pe": (means, image["values"].values)}
 

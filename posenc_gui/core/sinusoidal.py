@@ -40,6 +40,7 @@ __all__ = [
     "PositionalEncoding",
     "SinusoidalLayout",
     "binary_encoding",
+    "group_row_means",
     "inverse_frequencies",
     "learned_encoding",
     "naive_encoding",
@@ -522,6 +523,34 @@ def sinusoidal_column_means(
     elif ratio.shape[0] > 2:
         out *= ratio.T[:, inverse]
     return out if columns_first else out.T.contiguous()
+
+
+def group_row_means(rows: Tensor, first: RealVector, last: RealVector) -> Tensor:
+    """Mean of the rows ``first[r] … last[r]`` (inclusive) of a ``(C, K)`` table, per ``r``.
+
+    With :func:`sinusoidal_column_means` (``columns_first=True``) over consecutive columns, the
+    mean of the table over a block of positions × a block of columns: what an image pixel that
+    covers several positions and several dimensions should show. The groups must partition the
+    rows ``first[0] … last[-1]`` in order (``first[r + 1] == last[r] + 1``).
+
+    Returns:
+        float64 tensor of shape ``(R, K)``, contiguous.
+    """
+    a = to_float64_vector(first, "first").to(torch.int64)
+    b = to_float64_vector(last, "last").to(torch.int64)
+    if a.shape != b.shape or a.numel() == 0:
+        raise ValueError("first and last must be non-empty and of the same length")
+    if bool((b < a).any()) or bool((a[1:] != b[:-1] + 1).any()):
+        raise ValueError("the groups must partition consecutive rows in order")
+    if int(a[0]) < 0 or int(b[-1]) >= rows.shape[0]:
+        raise ValueError(f"rows {int(a[0])}…{int(b[-1])} outside a table of {rows.shape[0]}")
+    counts = b - a + 1
+    group = torch.repeat_interleave(torch.arange(a.shape[0]), counts)
+    table = rows.detach()[int(a[0]) : int(b[-1]) + 1].to(torch.float64)
+    # each row added to its group's (a row-wise loop: ~3x numpy's reduceat on this shape)
+    sums = torch.zeros((a.shape[0], *table.shape[1:]), dtype=torch.float64)
+    sums.index_add_(0, group, table)
+    return sums.div_(counts.to(torch.float64).reshape(-1, *([1] * (table.dim() - 1))))
 
 
 def _row_groups(cols: Tensor, layout: str, half: int) -> tuple[slice | Tensor, slice | Tensor]:

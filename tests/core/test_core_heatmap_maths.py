@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from posenc_gui.core.sinusoidal import (
+    group_row_means,
     inverse_frequencies,
     sin_cos_means,
     sinusoidal_at,
@@ -247,3 +248,29 @@ def test_column_means_bits_do_not_depend_on_the_columns_pattern(
     assert torch.equal(got, want)
     rows = sinusoidal_column_means(first, last, cols, 64, 777.0, layout=layout)  # type: ignore[arg-type]
     assert rows.is_contiguous() and torch.equal(rows, want.T)
+
+
+def test_group_row_means_is_the_mean_of_each_block_of_rows() -> None:
+    rows = torch.randn(40, 6, dtype=torch.float64)
+    first, last = torch.tensor([2, 3, 10, 11]), torch.tensor([2, 9, 10, 30])
+    got = group_row_means(rows, first, last)
+    for r, (a, b) in enumerate(zip(first.tolist(), last.tolist(), strict=True)):
+        torch.testing.assert_close(got[r], rows[a : b + 1].mean(dim=0), rtol=0, atol=1e-15)
+    assert got.shape == (4, 6) and got.is_contiguous()
+    with pytest.raises(ValueError, match="partition"):
+        group_row_means(rows, torch.tensor([0, 5]), torch.tensor([3, 9]))  # gap 4
+    with pytest.raises(ValueError, match="outside"):
+        group_row_means(rows, torch.tensor([30]), torch.tensor([40]))
+
+
+def test_block_means_of_the_table_over_positions_and_columns() -> None:
+    """Column means then row groups: the mean of the table over a block of p × j."""
+    table = sinusoidal_at(torch.arange(300), 64, 100.0, dtype=torch.float64)
+    first, last = torch.tensor([0, 17, 150]), torch.tensor([16, 149, 299])
+    cols = torch.arange(64)
+    means = sinusoidal_column_means(first, last, cols, 64, 100.0, columns_first=True)
+    got = group_row_means(means, torch.tensor([0, 5, 6]), torch.tensor([4, 5, 63]))
+    for k, (a, b) in enumerate(zip(first.tolist(), last.tolist(), strict=True)):
+        for r, (j0, j1) in enumerate(((0, 4), (5, 5), (6, 63))):
+            want = float(table[a : b + 1, j0 : j1 + 1].mean())
+            assert abs(float(got[r, k]) - want) < 1e-12

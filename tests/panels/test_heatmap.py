@@ -76,20 +76,25 @@ def test_big_table_is_computed_at_screen_resolution(panel: HeatmapPanel) -> None
     assert rows <= MAX_SAMPLES and cols <= MAX_SAMPLES
     assert rows <= panel.heat_vb.width() + 1 and cols <= panel.heat_vb.height() + 1
     assert panel.image.image.shape == (cols, rows, 4)  # drawn transposed: x = position, RGBA
-    first, last, dims = panel.image_first, panel.image_last, panel.image_dims
-    assert first[0] == 0 and last[-1] == 999_999 and dims[-1] > 4000
-    # every pixel column is the exact mean of the positions it covers (float64 angles)
+    first, last = panel.image_first, panel.image_last
+    j0, j1 = panel.image_dim_first, panel.image_dim_last
+    assert first[0] == 0 and last[-1] == 999_999 and j0[0] == 0 and j1[-1] == 4095
+    # the pixel rows partition the 4096 columns, none of them one sampled column
+    assert bool((j0[1:] == j1[:-1] + 1).all()) and bool((j1 > j0).all())
+    # every pixel is the exact mean of the positions × dimensions it covers (float64 angles)
     for r in (0, 1, rows // 2, rows - 1):
         block = core.sinusoidal_at(
             torch.arange(int(first[r]), int(last[r]) + 1), 4096, 10000.0, dtype=torch.float64
-        )
-        np.testing.assert_allclose(
-            panel.image_table[r], block.mean(dim=0).numpy()[dims], rtol=0, atol=1e-9
-        )
+        ).numpy()
+        expected = [block[:, a : b + 1].mean() for a, b in zip(j0, j1, strict=True)]
+        np.testing.assert_allclose(panel.image_table[r], expected, rtol=0, atol=1e-9)
     # and it says so
-    n = round(1_000_000 / rows)
-    assert "averaged over positions" in panel.heat_plot.getPlotItem().titleLabel.text
-    note = f"Each pixel column = mean over ~{integer(n)} positions"
+    n, m = round(1_000_000 / rows), round(4096 / cols)
+    assert "averaged over p and j" in panel.heat_plot.getPlotItem().titleLabel.text
+    note = (
+        f"Each pixel column = mean over ~{integer(n)} positions; "
+        f"each pixel row = mean over ~{m} dimensions"
+    )
     assert note in panel.hover_label.text()
     # the curve below is drawn with at most a few samples per pixel
     x, _ = panel.sel_curve.getData()
@@ -305,6 +310,63 @@ def test_click_selects_the_cell(panel: HeatmapPanel) -> None:
     assert (panel.state.as_int("position"), panel.state.as_int("dimension")) == (61, 8)
 
 
+def test_pixel_rows_average_their_dimensions_above_the_pixel_count(panel: HeatmapPanel) -> None:
+    """d = 2048 on a plot a few hundred pixels high: each image row is the mean of the PE
+    columns it covers (none a single sampled column); a click still selects a real j."""
+    panel.state.update({"positions": 100, "dim": 2048, "shown_dims": 0})
+    panel.refresh_now()
+    height = panel.heat_vb.height()
+    j0, j1 = panel.image_dim_first, panel.image_dim_last
+    assert 100 < len(j0) <= height + 1 < 2048
+    assert j0[0] == 0 and j1[-1] == 2047 and bool((j0[1:] == j1[:-1] + 1).all())
+    assert bool((j1 > j0).all())  # no pixel row is one subsampled column
+    table = core.sinusoidal_encoding(100, 2048, 10000.0, dtype=torch.float64).numpy()
+    assert panel.image_first.tolist() == list(range(100))  # positions exact
+    expected = np.stack([table[:, a : b + 1].mean(axis=1) for a, b in zip(j0, j1, strict=True)])
+    np.testing.assert_allclose(panel.image_table, expected.T, rtol=0, atol=1e-12)
+    index = np.clip(np.floor((expected + 1.0) * 128.0), 0, 255).astype(np.uint8)
+    np.testing.assert_array_equal(panel.image_index, index)
+    assert panel.views["image"].data()["dim_mean_over"].values == pytest.approx(2048 / len(j0))
+    title = panel.heat_plot.getPlotItem().titleLabel.text
+    assert "averaged over dimensions" in title
+    m = round(2048 / len(j0))
+    assert f"Each pixel row = mean over ~{m} dimensions" in strip_tags(panel.hover_label.text())
+    assert "pixel column = mean" not in panel.hover_label.text()
+    # the hover line names the selected entry's pixel and its mean
+    panel.state.update({"position": 40, "dimension": 1000})
+    panel.refresh_now()
+    c = int(np.searchsorted(j0, 1000, side="right")) - 1
+    a, b = int(j0[c]), int(j1[c])
+    text = strip_tags(panel.hover_label.text())
+    assert f"positions 40…40 × dimensions {a}…{b}" in text
+    assert panel.views["hover"].data()["pixel_mean"].values == pytest.approx(
+        float(table[40, a : b + 1].mean()), abs=1e-12
+    )
+    # a click selects the dimension under the mouse, not the row's representative
+    for y in (1000.2, float(a), float(b)):
+        assert panel.cell_at(40.0, y) == (40, round(y))
+    # fewer shown columns: rows averaged again from the kept column means
+    computed = panel.kept_columns.computed
+    panel.state.set("shown_dims", 1500)
+    panel.refresh_now()
+    assert panel.kept_columns.computed == computed and panel.image_dim_last[-1] == 1499
+    j0, j1 = panel.image_dim_first, panel.image_dim_last
+    expected = np.stack([table[:, a : b + 1].mean(axis=1) for a, b in zip(j0, j1, strict=True)])
+    np.testing.assert_allclose(panel.image_table, expected.T, rtol=0, atol=1e-12)
+
+
+def test_below_the_pixel_count_the_image_is_the_exact_table(panel: HeatmapPanel) -> None:
+    panel.state.update({"positions": 100, "dim": 128, "shown_dims": 0})
+    panel.refresh_now()
+    assert panel.heat_vb.height() > 128
+    assert panel.image_dim_first.tolist() == panel.image_dim_last.tolist() == list(range(128))
+    table = core.sinusoidal_encoding(100, 128, 10000.0, dtype=torch.float64).numpy()
+    np.testing.assert_allclose(panel.image_table, table, rtol=0, atol=1e-12)
+    assert panel.image_dim_mean_over == 1.0
+    assert panel.heat_plot.getPlotItem().titleLabel.text.endswith("Sinusoidal encoding PE[p, j]")
+    assert "One image pixel per entry" in panel.hover_label.text()
+
+
 def test_preset_buttons(panel: HeatmapPanel, qtbot: QtBot) -> None:
     explainer = panel.findChild(QPushButton, "preset_explainer_button")
     notebook = panel.findChild(QPushButton, "preset_notebook_button")
@@ -374,11 +436,13 @@ def test_heatmap_pixels_follow_the_colour_map(panel: HeatmapPanel) -> None:
 def test_render_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "heatmap.png"
     argv: list[Any] = ["render", "--tab", "heatmap", "--set", "positions=1000000",
-                       "--set", "dim=4096", "--size", "1280x800", "--out", str(out)]  # fmt: skip
+                       "--set", "dim=128",
+                       "--size", "1280x800", "--out", str(out)]  # fmt: skip
     assert cli.main(argv) == 0
     img = QImage(str(out))
     assert (img.width(), img.height()) == (1280, 800)
-    # the diverging map's extremes are both somewhere in the picture (values hit ±1)
+    # the diverging map's extremes are both somewhere in the picture (values hit ±1: with a
+    # pixel row per shown column; averaged over neighbouring columns they need not)
     cmap = pg.colormap.get(DIVERGING)
     lo, hi = cmap.map(0.0, mode="qcolor"), cmap.map(1.0, mode="qcolor")
     arr = np.frombuffer(img.convertToFormat(QImage.Format.Format_RGB888).constBits(), np.uint8)
@@ -1042,12 +1106,12 @@ def test_kept_image_rows_serve_any_subset_of_their_columns(panel: HeatmapPanel) 
     first, last, cols = panel.image_first, panel.image_last, panel.image_dims
     computed = panel.kept_rows.computed
     subset = cols[1::3]
-    table, index = panel._image_rows(first, last, subset, 128, 10000.0, "interleaved")
+    table, index = panel._image_rows(first, last, subset, subset, 128, 10000.0, "interleaved")
     assert panel.kept_rows.computed == computed
     np.testing.assert_array_equal(table.numpy(), panel.image_table.T[1::3])
     np.testing.assert_array_equal(index, panel.image_index[1::3])
     outside = np.array([0, 200], dtype=np.int64)  # a column it has not: computed
-    panel._image_rows(first, last, outside, 256, 10000.0, "interleaved")
+    panel._image_rows(first, last, outside, outside, 256, 10000.0, "interleaved")
     assert panel.kept_rows.computed == computed + 1
 
 

@@ -15,11 +15,14 @@ view (at most :data:`MAX_SAMPLES` per axis) and recomputed when the view range o
 shows the exact **mean** of each column over those positions (closed form,
 :func:`posenc_gui.core.sinusoidal.sinusoidal_column_means`), not one sampled position: a column
 that oscillates faster than the pixels averages to ~0 (the middle of the colour scale) instead
-of drawing moiré arcs. The plot says so: its title becomes "PE[p, j] averaged over positions"
-and the line under it "Each pixel column = mean over ~N positions" (a longer title would force
-the plot's minimum width).
-Dimension columns are never averaged: each pixel row shows one column (the one nearest its
-centre). The curve below draws such a column as its exact min–max band.
+of drawing moiré arcs. Dimensions likewise: when more columns are shown than the plot has
+pixel rows, each pixel row shows the mean of the columns it covers (the column means over the
+pixel's positions, averaged, :func:`posenc_gui.core.sinusoidal.group_row_means`), never one
+sampled column; a click still selects the dimension under the mouse. The plot says so: its
+title becomes "PE[p, j] averaged over positions" (or "… over dimensions", "… over p and j") and
+the line under it "Each pixel column = mean over ~N positions; each pixel row = mean over ~M
+dimensions", N and M from the image computed (a longer title would force the plot's minimum
+width). The curve below draws a fast column as its exact min–max band.
 
 The panel (:mod:`.panel`) is made of one part per group of views: the heatmap (:mod:`.image`:
 ``extent``, ``image``, ``position_lines``, ``dimension_lines``), the slices (:mod:`.curves`:

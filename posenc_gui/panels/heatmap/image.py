@@ -17,10 +17,13 @@ import pyqtgraph as pg
 import torch
 
 from posenc_gui.core.colour import colour_index
-from posenc_gui.core.sinusoidal import SinusoidalLayout, sinusoidal_column_means
+from posenc_gui.core.sinusoidal import (
+    SinusoidalLayout,
+    group_row_means,
+    sinusoidal_column_means,
+)
 from posenc_gui.panels.base import Panel
 from posenc_gui.panels.heatmap.common import (
-    axis_samples,
     crosshair,
     layout_of,
     position_bins,
@@ -52,20 +55,28 @@ class ImageViews(Panel):
         self._extent: tuple[int, int] | None = None
         self._applying_extent = False
         #: Per pixel column of the image: the positions it covers (``first … last``) and its
-        #: centre position; per pixel row: the dimension column it shows. ``image_table[r, c]``
-        #: is the mean of ``PE[first[r] … last[r], image_dims[c]]`` (float64; the entry itself
-        #: when the pixel covers one position).
+        #: centre position; per pixel row: the dimension columns it covers
+        #: (``dim_first … dim_last``) and its centre one (``image_dims``).
+        #: ``image_table[r, c]`` is the mean of ``PE[first[r] … last[r], dim_first[c] …
+        #: dim_last[c]]`` (float64; the entry itself when the pixel covers one of each).
         self.image_positions = np.zeros(0, dtype=np.int64)
         self.image_first = np.zeros(0, dtype=np.int64)
         self.image_last = np.zeros(0, dtype=np.int64)
         self.image_dims = np.zeros(0, dtype=np.int64)
+        self.image_dim_first = np.zeros(0, dtype=np.int64)
+        self.image_dim_last = np.zeros(0, dtype=np.int64)
         self.image_table = np.zeros((0, 0))
         #: Average number of positions per pixel column (1 = exact rows, no averaging).
         self.image_mean_over = 1.0
+        #: Average number of dimensions per pixel row (1 = one column per row, no averaging).
+        self.image_dim_mean_over = 1.0
         self._image_rect = (0.0, 0.0, 1.0, 1.0)
         #: The image rows (pixel means and colour indices) last computed, kept for the steps
         #: that show them again (see :meth:`_image_rows`).
         self.kept_rows = KeptRows(colour_index)
+        #: With more dimensions than pixel rows: every visible column's pixel means, kept
+        #: uncoloured; each pixel row averages its columns (see :meth:`_image_rows`).
+        self.kept_columns = KeptRows(None)
         #: Seconds spent in the last image recompute.
         self.last_view_seconds = 0.0
 
@@ -168,11 +179,11 @@ class ImageViews(Panel):
     def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
         """The (position, dimension) under view point (x, y) of the image.
 
-        The position is the one nearest ``x`` (exact even where a pixel averages several
-        positions); the dimension is the column the pixel row shows.
+        Each is the one nearest the point among those its pixel covers (exact even where a
+        pixel averages several positions or dimensions).
         """
         x0, y0, w, h = self._image_rect
-        n, m = len(self.image_first), len(self.image_dims)
+        n, m = len(self.image_first), len(self.image_dim_first)
         if n == 0 or m == 0 or w <= 0 or h <= 0:
             return None
         r = math.floor((x - x0) / w * n)
@@ -180,7 +191,8 @@ class ImageViews(Panel):
         if not (0 <= r < n and 0 <= c < m):
             return None
         p = min(max(round(x), int(self.image_first[r])), int(self.image_last[r]))
-        return p, int(self.image_dims[c])
+        j = min(max(round(y), int(self.image_dim_first[c])), int(self.image_dim_last[c]))
+        return p, j
 
     # -- heatmap ------------------------------------------------------------------------------
     def _refresh_extent(self, ctx: Context) -> None:
@@ -201,42 +213,57 @@ class ImageViews(Panel):
         shown = int(ctx["shown"]["shown"])
         (x0, x1), (y0, y1) = self.heat_vb.viewRange()
         first, last, xs, xw = position_bins(x0, x1, positions, view_pixels(self.heat_vb, True))
-        cols, ys, yh = axis_samples(y0, y1, shown, view_pixels(self.heat_vb, False))
-        aggregated = bool((last > first).any())
-        # one row per shown column (the image's rows); a pixel covering one position is
+        dfirst, dlast, ys, yh = position_bins(y0, y1, shown, view_pixels(self.heat_vb, False))
+        over_p, over_j = bool((last > first).any()), bool((dlast > dfirst).any())
+        # one image row per pixel row; a pixel covering one position and one dimension is
         # that entry itself (the mean of one term)
-        table_t, self.image_index = self._image_rows(first, last, cols, dim, base, layout)
-        self.image_first, self.image_last, self.image_dims = first, last, cols
-        self.image_positions = (first + last) // 2
-        self.image_table = table_t.numpy().T  # (pixel columns, shown columns), a view
+        table_t, self.image_index = self._image_rows(first, last, dfirst, dlast, dim, base, layout)
+        self.image_first, self.image_last = first, last
+        self.image_dim_first, self.image_dim_last = dfirst, dlast
+        self.image_positions, self.image_dims = (first + last) // 2, (dfirst + dlast) // 2
+        self.image_table = table_t.numpy().T  # (pixel columns, pixel rows), a view
         self.image_mean_over = xw / len(first)
+        self.image_dim_mean_over = yh / len(dfirst)
         self._push_image()
         # the rect is a scale per image pixel: set it again whenever the shape changed too
         self._image_rect = (xs, ys, xw, yh)
         if self._shown.changed("image_rect", (self._image_rect, self.image_table.shape)):
             self.image.setRect(*self._image_rect)
         # a long title would force the plot's minimum width: the note is in the hover label
-        title = "PE[p, j] averaged over positions" if aggregated else "Sinusoidal encoding PE[p, j]"
+        title = (
+            "PE[p, j] averaged over p and j" if over_p and over_j
+            else "PE[p, j] averaged over positions" if over_p
+            else "PE[p, j] averaged over dimensions" if over_j
+            else "Sinusoidal encoding PE[p, j]"
+        )  # fmt: skip
         styled.set_title(self.book, self.heat_plot, title)
-        ctx.record("values", self.image_table, "PE[p, j], mean over each pixel's positions")
+        ctx.record("values", self.image_table, "PE[p, j], mean over each pixel's p and j")
         ctx.record("first", first, "first position of each pixel column")
         ctx.record("last", last, "last position of each pixel column")
-        ctx.record("dims", cols, "dimension column of each pixel row")
+        ctx.record("dim_first", dfirst, "first dimension of each pixel row")
+        ctx.record("dim_last", dlast, "last dimension of each pixel row")
+        ctx.record("dims", self.image_dims, "centre dimension of each pixel row")
         ctx.record("mean_over", self.image_mean_over, "positions per pixel column (mean)")
+        ctx.record("dim_mean_over", self.image_dim_mean_over, "dimensions per pixel row (mean)")
         self.last_view_seconds = time.perf_counter() - start_time
 
     def _image_rows(
         self,
         first: np.ndarray,
         last: np.ndarray,
-        cols: np.ndarray,
+        dfirst: np.ndarray,
+        dlast: np.ndarray,
         dim: int,
         base: float,
         layout: SinusoidalLayout,
     ) -> tuple[torch.Tensor, np.ndarray]:
-        """The image's rows: the pixel means of columns ``cols`` (``(C, K)`` float64) and their
-        colour-map indices (uint8), taken from :attr:`kept_rows` when a step only changed
-        which of them are shown."""
+        """The image's rows: per pixel row, the pixel means over its columns ``dfirst[c] …
+        dlast[c]`` (``(C, K)`` float64), and their colour-map indices (uint8).
+
+        One column per row: taken from :attr:`kept_rows` when a step only changed which
+        columns are shown. Several: the means of every visible column, from
+        :attr:`kept_columns` (a step that shows fewer of them only averages again), averaged
+        over each row's columns and coloured."""
 
         def means(first: np.ndarray, last: np.ndarray, cols: np.ndarray) -> torch.Tensor:
             return sinusoidal_column_means(
@@ -244,7 +271,14 @@ class ImageViews(Panel):
                 dim, base, layout=layout, columns_first=True,
             )  # fmt: skip
 
-        return self.kept_rows.rows((dim, base, layout), first, last, cols, means)
+        key = (dim, base, layout)
+        if np.array_equal(dfirst, dlast):
+            return self.kept_rows.rows(key, first, last, dfirst, means)
+        cols = np.arange(int(dfirst[0]), int(dlast[-1]) + 1, dtype=np.int64)
+        columns = self.kept_columns.values(key, first, last, cols, means)
+        rows = group_row_means(columns, torch.from_numpy(dfirst - dfirst[0]),
+                               torch.from_numpy(dlast - dfirst[0]))  # fmt: skip
+        return rows, colour_index(rows)
 
     def _style_image(self, st: Style) -> None:
         self._colours.set_colormap(st.colormap("diverging"))
@@ -285,3 +319,10 @@ class ImageViews(Panel):
         if n == 0 or p < int(self.image_first[0]) or p > int(self.image_last[-1]):
             return None
         return int(np.searchsorted(self.image_first, p, side="right")) - 1
+
+    def _pixel_row_of(self, j: int) -> int | None:
+        """The image's pixel row that covers dimension ``j`` (None when not in view)."""
+        n = len(self.image_dim_first)
+        if n == 0 or j < int(self.image_dim_first[0]) or j > int(self.image_dim_last[-1]):
+            return None
+        return int(np.searchsorted(self.image_dim_first, j, side="right")) - 1

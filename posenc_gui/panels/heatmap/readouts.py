@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
 from PySide6.QtCore import QPointF, Qt
 
 from posenc_gui.panels.heatmap.common import base_text, other, span_text
@@ -65,42 +64,47 @@ class ReadoutViews(ImageViews):
         cell = HeatmapModel.cell(v, p, j)
         # Always the same lines (a note on the pixels, the cell, the pixel's value): a label
         # that grows re-lays the whole tab out and paints it several times over.
-        if self.image_mean_over > 1.0:
-            note = (
-                "<b>Each pixel column = mean over "
-                f"{live(f'~{integer(round(self.image_mean_over))}')} "
-                "positions</b> <small>(one sampled position per pixel would alias into moiré "
-                "arcs; zoom in to see single positions)</small>"
-            )
-        else:
-            note = (
-                "<b>One image column per position</b> <small>(exact entries; with more "
-                "positions than pixels, each pixel column shows the mean over its "
-                "positions)</small>"
-            )
-        html = f"{note}<br><small>{head}</small><br>{self.cell_html(cell, v, st)}"
-        r = self._pixel_of(p)
-        rows = np.nonzero(self.image_dims == j)[0]
-        if r is not None and len(rows) and self.image_last[r] > self.image_first[r]:
+        html = f"{self.pixel_note()}<br><small>{head}</small><br>{self.cell_html(cell, v, st)}"
+        r, c = self._pixel_of(p), self._pixel_row_of(j)
+        if r is not None and c is not None and self.image_table.size:
             a, b = int(self.image_first[r]), int(self.image_last[r])
-            mean = float(self.image_table[r, rows[0]])
+            j0, j1 = int(self.image_dim_first[c]), int(self.image_dim_last[c])
+        if r is None or c is None or not self.image_table.size:
+            html += f"<br><small>{live('(outside the current view)')}</small>"
+        elif a == b and j0 == j1:  # one text slot: a step between the cases edits the words
+            html += f"<br><small>{live('its image pixel shows this entry itself')}</small>"
+        else:
+            mean = float(self.image_table[r, c])
             html += (
-                "<br><small>its pixel column shows the mean over positions "
-                f"{live(f'{integer(a)}…{integer(b)}')} "
-                f"({live(integer(b - a + 1))} positions): "
+                "<br><small>its pixel shows the mean over positions "
+                f"{live(f'{integer(a)}…{integer(b)}')} × dimensions {live(f'{j0}…{j1}')} "
+                f"({live(integer((b - a + 1) * (j1 - j0 + 1)))} entries): "
                 f"<b>{live(signed(mean))}</b></small>"
             )
-            ctx.record("pixel_mean", mean, f"mean of PE[{a}…{b}, {j}]")
-        else:  # one text slot: a step between these cases edits the words in place
-            if r is None:
-                note = "(outside the current view)"
-            elif not len(rows):
-                note = "its column falls between the pixel rows shown: zoom in to see it"
-            else:
-                note = "its image column shows this entry itself"
-            html += f"<br><small>{live(note)}</small>"
+            ctx.record("pixel_mean", mean, f"mean of PE[{a}…{b}, {j0}…{j1}]")
         self.hover_label.set_html(html)
         ctx.record("cell", [p, j, float(cell["value"])], "(position, dimension, PE value)")
+
+    def pixel_note(self) -> str:
+        """What a pixel of the image shows, from the image last computed (the first line of
+        the hover text)."""
+        means = []
+        if self.image_mean_over > 1.0:
+            n = live(f"~{integer(round(self.image_mean_over))}")
+            means.append(f"Each pixel column = mean over {n} positions")
+        if self.image_dim_mean_over > 1.0:
+            m = live(f"~{integer(round(self.image_dim_mean_over))}")
+            means.append(f"{'each' if means else 'Each'} pixel row = mean over {m} dimensions")
+        if means:
+            return (
+                f"<b>{'; '.join(means)}</b> <small>(one sampled entry per pixel would alias "
+                "into moiré arcs; zoom in to see single entries)</small>"
+            )
+        return (
+            "<b>One image pixel per entry</b> <small>(exact entries; with more positions or "
+            "dimensions than pixels, each pixel shows the mean over the entries it "
+            "covers)</small>"
+        )
 
     def cell_html(self, cell: Mapping[str, Any], values: Mapping[str, Any], st: Style) -> str:
         """The formula of one entry with its numbers substituted (hover / selection text).

@@ -17,7 +17,9 @@ computes again only when the key changed or the rows asked for are not among the
 :attr:`KeptRows.computed` counts full computations and :attr:`KeptRows.positions_added` the
 positions computed to extend the kept rows. Why it is faster: the image rows are the one
 expensive quantity of a table view (``C × K`` closed-form means, then colour indices), and
-these steps change what is shown without changing a single value.
+these steps change what is shown without changing a single value. With more table columns
+than pixel rows, a :class:`KeptRows` without a colour keeps every column's row, and a step that
+shows fewer of them (or pans within them) only averages kept rows again.
 
 :class:`ColourTable` colours indices with a colour map as 32-bit pixels: the image is handed
 to pyqtgraph as RGBA, not as float values that pyqtgraph maps through levels and a lookup
@@ -60,10 +62,11 @@ def _exact_run(first: np.ndarray, last: np.ndarray) -> bool:
 
 class KeptRows:
     """The rows of a binned image, kept between refreshes (see the module's docstring);
-    ``colour`` gives their colour indices."""
+    ``colour`` gives their colour indices (None: rows that are aggregated again before they
+    are coloured, see :meth:`values`; no colours are computed)."""
 
-    def __init__(self, colour: Colour) -> None:
-        self._colour = colour
+    def __init__(self, colour: Colour | None) -> None:
+        self._colour = colour if colour is not None else _uncoloured
         self._kept: _Rows | None = None
         #: How many times rows were computed in full (not taken from the kept ones).
         self.computed = 0
@@ -119,6 +122,23 @@ class KeptRows:
         self.computed += 1
         self._kept = _Rows(key, first, last, cols, values, colours)
         return values, colours
+
+    def values(
+        self,
+        key: Hashable,
+        first: np.ndarray,
+        last: np.ndarray,
+        cols: np.ndarray,
+        compute: Compute,
+    ) -> torch.Tensor:
+        """The rows of :meth:`rows` without their colours (for rows aggregated again before
+        they are shown, e.g. several table columns per pixel row)."""
+        return self.rows(key, first, last, cols, compute)[0]
+
+
+def _uncoloured(rows: torch.Tensor) -> np.ndarray:
+    """A placeholder of the rows' shape (not initialised): rows kept uncoloured."""
+    return np.empty(tuple(rows.shape), dtype=np.uint8)
 
 
 class ColourTable:
