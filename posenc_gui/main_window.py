@@ -185,8 +185,9 @@ class MainWindow(QMainWindow):
         self.colormap_actions = p.colormap_actions
         self.zoom_in_action, self.presentation_action = p.zoom_in_action, p.presentation_action
         self.full_screen_action, self.leave_action = p.full_screen_action, p.leave_action
-        self.figures = FigureController(WindowParts(self.tabs, self.session, self.panels,
-                                                    self.messages), p.leave_action)  # fmt: skip
+        self.figures = FigureController(
+            WindowParts(self.tabs, self.session, self.panels, self.messages)
+        )
         self.figures.build_menu(view)
         view.addSeparator()
         self.animation.build_menu(view)

@@ -5,8 +5,9 @@
 - **Next / Previous figure** (Ctrl+Shift+N / Ctrl+Shift+P) enlarge the figure after (before)
   the enlarged one, in the order of the tab's :attr:`TabModel.figures`: every figure is
   reachable from the keyboard.
-- **Restore figures** (Esc) puts the plot area back; its key is on only while a figure is
-  enlarged and Esc does not leave presentation mode or full screen (one key, one action).
+- **Restore figures** puts the plot area back (enabled while a figure is enlarged). It has no
+  key of its own: Esc already leaves presentation mode and full screen, and one key does one
+  job; Ctrl+Shift+F restores.
 
 A double-click on a figure enlarges or restores it too (the panel does that itself).
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QAction, QCursor
+from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QMenu
 
 from posenc_gui.controllers.common import WindowParts, add_action
@@ -26,14 +27,11 @@ if TYPE_CHECKING:
 
 
 class FigureController(QObject):
-    """The figure actions of one window; ``leave`` is the action that Esc triggers while
-    presenting or in full screen."""
+    """The figure actions of one window."""
 
-    def __init__(self, parts: WindowParts, leave: QAction) -> None:
+    def __init__(self, parts: WindowParts) -> None:
         super().__init__(parts.tabs)
         self._parts = parts
-        self._leave = leave
-        leave.changed.connect(self.sync)
         parts.tabs.currentChanged.connect(self.sync)
 
     def build_menu(self, menu: QMenu) -> None:
@@ -41,8 +39,7 @@ class FigureController(QObject):
         self.enlarge_action = add_action(
             self, menu, "&Enlarge figure", "enlarge_figure_action", ["Ctrl+Shift+F"],
             self.toggle,
-            tip="The figure under the pointer fills the tab; again, Esc or a double-click "
-            "restores",
+            tip="The figure under the pointer fills the tab; again (or a double-click) restores",
         )  # fmt: skip
         self.next_action = add_action(
             self, menu, "Ne&xt figure", "next_figure_action", ["Ctrl+Shift+N"],
@@ -54,7 +51,7 @@ class FigureController(QObject):
             self.previous_figure, tip="Enlarge the tab's previous figure",
         )  # fmt: skip
         self.restore_action = add_action(
-            self, menu, "Restore fig&ures", "restore_figures_action", ["Esc"], self.restore,
+            self, menu, "Restore fig&ures", "restore_figures_action", None, self.restore,
             tip="Every figure of the tab back in its place",
         )  # fmt: skip
         self.sync()
@@ -103,15 +100,15 @@ class FigureController(QObject):
         self.step(-1)
 
     def restore(self) -> None:
-        """Esc: the tab's figures back in their places."""
+        """View ▸ Restore figures: the tab's figures back in their places."""
         panel = self._panel()
         if panel is not None:
             panel.enlarge_figure(None)
 
     def sync(self, *_: object) -> None:
-        """Esc restores only while a figure is enlarged and it does not leave presenting."""
+        """Restore figures is enabled while a figure of the tab is enlarged."""
         if not hasattr(self, "restore_action"):
             return
         panel = self._panel()
         enlarged = panel is not None and panel.enlarged_figure is not None
-        self.restore_action.setEnabled(enlarged and not self._leave.isEnabled())
+        self.restore_action.setEnabled(enlarged)
