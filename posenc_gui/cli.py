@@ -4,7 +4,7 @@
     posenc-gui [--session F | --fresh] --deck F [--step N]      open the window on a lesson deck
     posenc-gui render [--session F] [--tab ID] [--set ...] --out F.png [--size WxH]
     posenc-gui values [--session F] [--tab ID] [--set ...]   JSON: parameters + every number shown
-    posenc-gui params [--tab ID]                             JSON: the parameters and their ranges
+    posenc-gui params [--tab ID]                             JSON: parameters, ranges, figure ids
     posenc-gui code [--session F] [--tab ID] [--set ...] [--plain]   a PyTorch snippet of the tab
     posenc-gui session [--session F] [--tab ID] [--set ...] [--theme T] [--scale S]
                        [--colormaps M] --out F.json
@@ -59,7 +59,8 @@ def _parser(command: str) -> argparse.ArgumentParser:
         "(see posenc-gui SUBCOMMAND --help).",
         "render": "Render one tab to a PNG file without showing a window.",
         "values": "Print one JSON object: the validated parameters and every number the tab shows.",
-        "params": "Print JSON describing each parameter: type, default, range or choices.",
+        "params": "Print JSON describing each parameter (type, default, range or choices) and "
+        "the ids of the tab's figures.",
         "session": "Write a session file (open it with 'posenc-gui --session FILE') without "
         "opening a window.",
         "code": "Print a short, runnable PyTorch snippet that recomputes what the tab shows "
@@ -253,6 +254,7 @@ def _describe_tab(tab_id: str) -> dict[str, Any]:
         "title": model.title,
         "description": model.summary,
         "params": {p.name: p.describe() for p in model.params},
+        "figures": list(model.figures),
     }
 
 
@@ -291,7 +293,7 @@ def _tab_and_values(target: Target) -> tuple[str, dict[str, Value]]:
 
 
 def run_params(ns: argparse.Namespace) -> int:
-    """``params``: JSON describing each parameter of one tab (``--tab``) or of all."""
+    """``params``: JSON describing each parameter and figure of one tab (``--tab``) or of all."""
     from posenc_gui.state.registry import TAB_IDS, get_model
 
     if ns.tab is not None:

@@ -39,6 +39,7 @@ from posenc_gui.controllers.animation import AnimationController
 from posenc_gui.controllers.common import MESSAGE_MS, Messages, WindowParts, add_action, reason
 from posenc_gui.controllers.decks import DeckController
 from posenc_gui.controllers.export import ExportController
+from posenc_gui.controllers.figures import FigureController
 from posenc_gui.controllers.help import HelpController
 from posenc_gui.controllers.menus import TabMenu
 from posenc_gui.controllers.presentation import (
@@ -195,6 +196,10 @@ class MainWindow(QMainWindow):
         self.colormap_actions = p.colormap_actions
         self.zoom_in_action, self.presentation_action = p.zoom_in_action, p.presentation_action
         self.full_screen_action, self.leave_action = p.full_screen_action, p.leave_action
+        self.figures = FigureController(
+            WindowParts(self.tabs, self.session, self.panels, self.messages)
+        )
+        self.figures.build_menu(view)
         view.addSeparator()
         self.animation.build_menu(view)
         self.play_action = self.animation.play_action
@@ -291,6 +296,7 @@ class MainWindow(QMainWindow):
         panel.restore_view_state(self.session.view_states.get(tab_id, {}))
         panel.set_controls_visible(self.presentation.controls_visible())
         panel.message.connect(self.messages.from_panel)
+        self.figures.watch(panel)
         layout = page.layout()
         assert layout is not None
         layout.addWidget(panel)

@@ -89,6 +89,7 @@ def test_menus_and_about(qtbot: QtBot) -> None:
         "Reset &zoom",
         "&Theme", "Colour &maps", "&Presentation", "&Full screen",
         "&Leave presentation and full screen",
+        "&Enlarge figure", "Ne&xt figure", "Pre&vious figure", "Restore fig&ures",
         "Play/Pause &animation", "Animation fa&ster", "Animation slo&wer",
         "&Go to tab",
     ]  # fmt: skip

@@ -16,6 +16,11 @@ when the application quits) stops its background work, disconnects it from its s
 style hub, unbinds its controls and empties its style book (whose callbacks refer to the panel),
 so that nothing outside refers to it and its plot items' menus are deleted with it by Qt (see
 :mod:`posenc_gui.widgets.lifetime`).
+
+Figures: each cell of the plot area (a plot or a read-out block) is a figure, named by the view
+id its model lists in :attr:`TabModel.figures`; its widget is named ``figure_<ID>``.
+:meth:`Panel.enlarge_figure` lets one figure fill the plot area (the others hidden) and restores
+the grid; a double-click on a figure does the same.
 """
 
 from __future__ import annotations
@@ -30,11 +35,13 @@ from typing import Any, ClassVar
 
 import pyqtgraph as pg
 import shiboken6
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QResizeEvent
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QApplication,
     QFrame,
+    QGraphicsItem,
     QGridLayout,
     QHBoxLayout,
     QScrollArea,
@@ -57,6 +64,7 @@ SIDE_MIN_WIDTH = 330
 SIDE_WIDTH = 440
 #: Below this width (pixels at scale 1) the plot grid becomes a single scrolling column.
 REFLOW_WIDTH = 760
+QWIDGETSIZE_MAX = (1 << 24) - 1
 
 
 class RefreshScheduler(QObject):
@@ -132,6 +140,9 @@ class ReflowGrid(QWidget):
         self.row_stretch = dict(row_stretch)
         self.col_stretch = dict(col_stretch)
         self.narrow: bool | None = None
+        #: The cell that fills the grid alone (see :meth:`enlarge`), ``None``: the grid.
+        self.enlarged: QWidget | None = None
+        self._shown: list[QWidget] = []  # the cells not hidden before one was enlarged
         self.grid = QGridLayout(self)
         self.grid.setContentsMargins(0, 0, 0, 0)
         self.scale = 1.0
@@ -144,29 +155,58 @@ class ReflowGrid(QWidget):
         if narrow == self.narrow:
             return
         self.narrow = narrow
+        self._arrange()
+
+    def enlarge(self, widget: QWidget | None) -> None:
+        """Let the cell ``widget`` fill the grid alone, the other cells hidden; ``None`` puts
+        every cell back where it was (grid or column) and shows those that were shown."""
+        if widget is self.enlarged:
+            return
+        if widget is not None and all(c.widget is not widget for c in self.cells):
+            raise ValueError("only a cell of the grid can be enlarged")
+        if self.enlarged is None:
+            self._shown = [c.widget for c in self.cells if not c.widget.isHidden()]
+        self.enlarged = widget
+        for c in self.cells:
+            c.widget.setVisible(
+                c.widget is widget if widget is not None else c.widget in self._shown
+            )
+        self._arrange()
+
+    def _arrange(self) -> None:
         for c in self.cells:
             self.grid.removeWidget(c.widget)
         for r in range(self.grid.rowCount()):
             self.grid.setRowStretch(r, 0)
         for k in range(self.grid.columnCount()):
             self.grid.setColumnStretch(k, 0)
-        if narrow:
+        if self.enlarged is not None:
+            self._legible_minimum()
+            self.grid.addWidget(self.enlarged, 0, 0)
+            self.grid.setRowStretch(0, 1)
+            self.grid.setColumnStretch(0, 1)
+        elif self.narrow:
             for r, c in enumerate(self.cells):
                 self.grid.addWidget(c.widget, r, 0)
                 self.grid.setRowStretch(r, 1 if isinstance(c.widget, pg.PlotWidget) else 0)
             self.grid.setColumnStretch(0, 1)
         else:
-            for c in self.cells:  # back to the legible minimum the style gave
-                if isinstance(c.widget, pg.PlotWidget):
-                    c.widget.setMinimumHeight(int(MIN_PLOT_HEIGHT * self.scale))
-                elif isinstance(c.widget, QScrollArea):
-                    c.widget.setMinimumHeight(0)
+            self._legible_minimum()
             for c in self.cells:
                 self.grid.addWidget(c.widget, c.row, c.col, c.rowspan, c.colspan)
             for r, s in self.row_stretch.items():
                 self.grid.setRowStretch(r, s)
             for k, s in self.col_stretch.items():
                 self.grid.setColumnStretch(k, s)
+
+    def _legible_minimum(self) -> None:
+        """Every cell back to the legible minimum the style gave (the column sized them)."""
+        for c in self.cells:
+            if isinstance(c.widget, pg.PlotWidget):
+                c.widget.setMinimumHeight(int(MIN_PLOT_HEIGHT * self.scale))
+                c.widget.setMaximumHeight(QWIDGETSIZE_MAX)
+            elif isinstance(c.widget, QScrollArea):
+                c.widget.setMinimumHeight(0)
 
     def grid_min_width(self) -> int:
         """The width the wide grid needs: per column its widest cell's minimum (a read-out's
@@ -188,7 +228,7 @@ class ReflowGrid(QWidget):
         cell is made as tall as its text, so the column scrolls as one and no text area has a
         scroll bar of its own.
         """
-        if not self.narrow:
+        if not self.narrow or self.enlarged is not None:
             return
         floor = int(MIN_PLOT_HEIGHT * self.scale)
         for c in self.cells:
@@ -202,6 +242,8 @@ class ReflowGrid(QWidget):
                 continue
             if w.minimumHeight() != h:
                 w.setMinimumHeight(h)
+            if isinstance(w, pg.PlotWidget) and w.maximumHeight() != h:
+                w.setMaximumHeight(h)  # (its size hint follows its past sizes: not the layout)
 
 
 class PlotScroll(QScrollArea):
@@ -249,6 +291,8 @@ class Panel(QWidget):
     #: grid with more cells side by side needs more.
     reflow_width: ClassVar[int] = REFLOW_WIDTH
     message = Signal(str)
+    #: The id of the figure that now fills the plot area, ``""`` when the grid is back.
+    figure_changed = Signal(str)
 
     def __init__(
         self,
@@ -279,8 +323,14 @@ class Panel(QWidget):
         self.side_scroll: QScrollArea | None = None
         self._fitted_need = -1  # the controls column's needed width when it was last fitted
         self.plot_grid: ReflowGrid | None = None
+        self.plot_scroll: PlotScroll | None = None
+        self._figure_of: dict[QObject, str] = {}  # a figure's widget (or viewport) -> its id
         self._disposed = False
         self.build()
+        #: The figures' widgets (cells of the plot area) by id, in the model's order.
+        self.figure_widgets: dict[str, QWidget] = self._name_figures()
+        #: The figure that fills the plot area now (:meth:`enlarge_figure`), ``None``: none.
+        self.enlarged_figure: str | None = None
         self.state.changed.connect(self._on_state_changed)
         self.hub.changed.connect(self._on_style_changed)
         # the safety net: a panel Qt destroys (with its window) lets go of everything too
@@ -348,7 +398,7 @@ class Panel(QWidget):
         column.installEventFilter(self)  # its minimum width grows with its read-outs' text
         self.plot_grid = ReflowGrid(cells, row_stretch or {}, col_stretch or {}, self)
         self.plot_grid.reflow_width = self.reflow_width
-        plots = PlotScroll(self.plot_grid, self)
+        plots = self.plot_scroll = PlotScroll(self.plot_grid, self)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.setObjectName("panel_splitter")
         self.splitter.addWidget(self.side_scroll)
@@ -371,6 +421,68 @@ class Panel(QWidget):
 
     def _side_moved(self, *_: object) -> None:
         self._side_dragged = True  # the user's split wins from now on (until a style change)
+
+    # -- figures --------------------------------------------------------------------------------
+    def _name_figures(self) -> dict[str, QWidget]:
+        """Find each of the model's figures: the cell of the plot area that holds its view's
+        widget; name it ``figure_<ID>`` and listen for double-clicks on it."""
+        cells = [c.widget for c in self.plot_grid.cells] if self.plot_grid is not None else []
+        found: dict[str, QWidget] = {}
+        for fid in self.model.figures:
+            view = self.views.get(fid)
+            if view is None:
+                raise RuntimeError(f"tab {self.model.id!r}: figure {fid!r} is not a view")
+            owner = _widget_of(view.widget)
+            cell = next(
+                (c for c in cells if owner is not None and (c is owner or c.isAncestorOf(owner))),
+                None,
+            )
+            if cell is None:
+                raise RuntimeError(f"tab {self.model.id!r}: figure {fid!r} is not in the plots")
+            if any(cell is w for w in found.values()):
+                raise RuntimeError(f"tab {self.model.id!r}: figure {fid!r} shares a cell")
+            cell.setObjectName(f"figure_{fid}")
+            found[fid] = cell
+            targets: list[QObject] = [cell]
+            if isinstance(cell, QAbstractScrollArea):  # (its viewport gets the mouse)
+                targets.append(cell.viewport())
+            for t in targets:
+                t.installEventFilter(self)
+                self._figure_of[t] = fid
+        return found
+
+    def enlarge_figure(self, figure: str | None) -> None:
+        """Let ``figure`` (an id of :attr:`TabModel.figures`) fill the plot area, the other
+        figures hidden; ``None`` restores the plot area as it was."""
+        if figure is not None and figure not in self.figure_widgets:
+            known = ", ".join(self.figure_widgets)
+            raise KeyError(f"tab {self.model.id!r} has no figure {figure!r}; figures: {known}")
+        if figure == self.enlarged_figure or self.plot_grid is None:
+            return
+        self.enlarged_figure = figure
+        self.plot_grid.enlarge(None if figure is None else self.figure_widgets[figure])
+        if self.plot_scroll is not None:
+            self.plot_scroll.reflow(self.plot_scroll.width(), self.plot_scroll.height())
+        self.figure_changed.emit(figure or "")
+
+    def toggle_figure(self, figure: str) -> None:
+        """Enlarge ``figure``; restore the plot area when it is the one enlarged."""
+        self.enlarge_figure(None if figure == self.enlarged_figure else figure)
+
+    def figure_at(self, global_pos: QPoint) -> str | None:
+        """The figure shown under the screen point ``global_pos`` (``None``: none)."""
+        for fid, w in self.figure_widgets.items():
+            if w.isVisible() and w.rect().contains(w.mapFromGlobal(global_pos)):
+                return fid
+        return None
+
+    def focused_figure(self) -> str | None:
+        """The figure that holds the keyboard focus (``None``: none)."""
+        focus = QApplication.focusWidget()
+        for fid, w in self.figure_widgets.items():
+            if focus is not None and (focus is w or w.isAncestorOf(focus)):
+                return fid
+        return None
 
     # -- lifetime -------------------------------------------------------------------------------
     def stop_work(self) -> None:
@@ -419,6 +531,14 @@ class Panel(QWidget):
             self.dispose()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.MouseButtonDblClick
+            and isinstance(event, QMouseEvent)
+            and event.button() == Qt.MouseButton.LeftButton
+            and (figure := self._figure_of.get(watched)) is not None
+        ):
+            self.toggle_figure(figure)
+            return True
         if (
             event.type() == QEvent.Type.LayoutRequest
             and self.side_scroll is not None
@@ -591,6 +711,15 @@ class Panel(QWidget):
     def pending(self) -> bool:
         """Whether a coalesced refresh is waiting to run."""
         return self.scheduler.is_pending(self)
+
+
+def _widget_of(obj: object) -> QWidget | None:
+    """The widget that shows ``obj``: itself, or the view of the scene a plot item is in."""
+    if isinstance(obj, QWidget):
+        return obj
+    if isinstance(obj, QGraphicsItem) and (scene := obj.scene()) is not None and scene.views():
+        return scene.views()[0]
+    return None
 
 
 def _group_compute(group: Any) -> Callable[[Context], Any]:

@@ -281,6 +281,14 @@ class AlibiModel(TabModel):
         v = Inputs(values, frozenset(("heads", "positions")), "alibi limits")
         return {"head": (1, v.as_int("heads")), "query": (0, v.as_int("positions") - 1)}
 
+    figures = (
+        "heatmap",
+        "bias_lines",
+        "attention",
+        "comparison_rope",
+        "attention_text",
+        "comparison_text",
+    )
     animated = "query"
 
 

@@ -534,6 +534,17 @@ class EncodingsModel(TabModel):
             out["dim"] = (2, MAX_BITS)
         return out
 
+    figures = (
+        "heatmap",
+        "waves",
+        "similarity_text",
+        "vector_text",
+        "dots",
+        "magnitude",
+        "dot_text",
+        "magnitude_text",
+        "pairs_text",
+    )
     animated = "position"
 
 

@@ -262,6 +262,16 @@ class HeatmapModel(TabModel):
         """See :func:`cell` (kept on the model for the panel's hover text)."""
         return cell(values, position, dimension)
 
+    figures = (
+        "image",
+        "vector",
+        "hover",
+        "curves",
+        "wavelengths",
+        "curve_label",
+        "turns_label",
+        "formula",
+    )
     animated = "position"
 
 

@@ -90,6 +90,11 @@ class TabModel:
     params: ClassVar[tuple[Param, ...]]
     #: The tab's read-outs, in groups with declared inputs (see :meth:`readouts`).
     groups: ClassVar[tuple[ReadoutGroup, ...]] = ()
+    #: The tab's figures, in reading order: the ids of the views that are its plots and
+    #: read-out blocks (not its controls), one per cell of the plot area. A figure's widget is
+    #: named ``figure_<ID>``; it can be enlarged to fill the tab, and ``posenc-gui params``
+    #: lists the ids (a test checks that they match the panel's figure widgets).
+    figures: ClassVar[tuple[str, ...]] = ()
     #: The numeric parameter that Play (Space) sweeps, looping, and that an animation export
     #: steps through. Every tab declares one (a generic test checks it).
     animated: ClassVar[str]

@@ -578,6 +578,15 @@ class RopeModel(TabModel):
         return window_start(v.as_int("m"), size), window_start(v.as_int("n"), size)
 
     # -- animation: m moves, n follows at the locked distance ----------------------------------
+    figures = (
+        "circle",
+        "curves",
+        "circle_formula",
+        "curve_formula",
+        "matrix",
+        "decay",
+        "layouts",
+    )
     animated = "m"
     animation_setup = (("lock", True),)
 

@@ -239,6 +239,13 @@ class RotationModel(TabModel):
         dim = Inputs(values, frozenset(("dim",)), "rotation limits").as_int("dim")
         return {"pair": (0, dim // 2 - 1)}
 
+    figures = (
+        "rv",
+        "matrix",
+        "pe_plot",
+        "pe_text",
+        "rope_heatmap",
+    )
     animated = "angle"
 
 

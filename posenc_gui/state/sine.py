@@ -135,6 +135,15 @@ class SineModel(TabModel):
             "ladder_dims": (2, min(MAX_LADDER, v.as_int("dim"))),
         }
 
+    figures = (
+        "wave",
+        "circle",
+        "wave_formula",
+        "circle_formula",
+        "ladder",
+        "vector",
+        "ladder_formula",
+    )
     animated = "cursor"
 
 

@@ -529,9 +529,9 @@ def test_a_heads_step_that_keeps_the_heads_slope_leaves_its_plots_alone(qtbot: Q
     before = panel.data()["heatmap"]["bias"].values.copy()
     for heads in (13, 9, 15):
         counts = _plot_paints(panel, lambda n=heads: panel.state.set("heads", n))
-        assert counts["bias_matrix_plot"] == counts["comparison_plot"] == 0, (heads, counts)
-        assert counts["attention_plot"] == 0, (heads, counts)
-        assert counts["bias_distance_plot"] == 1, (heads, counts)
+        assert counts["figure_heatmap"] == counts["figure_comparison_rope"] == 0, (heads, counts)
+        assert counts["figure_attention"] == 0, (heads, counts)
+        assert counts["figure_bias_lines"] == 1, (heads, counts)
         data = panel.data()
         assert np.array_equal(data["heatmap"]["bias"].values, before)
         assert data["comparison_alibi"]["alibi_line"].values[-1] == pytest.approx(-63 / 16)

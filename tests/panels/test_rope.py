@@ -353,10 +353,15 @@ def test_bad_typed_value_is_rejected(panel: RopePanel, qtbot: QtBot) -> None:
 
 
 def test_plots_and_labels_have_names(panel: RopePanel) -> None:
-    for name in ("circle_plot", "score_curve_plot", "decay_plot", "score_matrix_plot"):
+    for name in ("figure_circle", "figure_curves", "figure_decay", "figure_matrix"):
         w = panel.findChild(pg.PlotWidget, name)
         assert w is not None and w.accessibleName()
-    for name in ("invariance_readout", "layout_readout", "curve_formula", "circle_formula"):
+    for name in (
+        "invariance_readout",
+        "figure_layouts",
+        "figure_curve_formula",
+        "figure_circle_formula",
+    ):
         assert panel.findChild(QWidget, name) is not None
 
 
@@ -1099,7 +1104,7 @@ def test_readouts_repaint_without_the_grid_beneath(shown: RopePanel) -> None:
             QApplication.processEvents()
     finally:
         QApplication.instance().removeEventFilter(counter)  # type: ignore[union-attr]
-    assert {"invariance_readout", "circle_formula", "curve_formula"} <= set(painted)
+    assert {"invariance_readout", "figure_circle_formula", "figure_curve_formula"} <= set(painted)
     assert "plot_grid" not in painted
 
 
