@@ -59,8 +59,8 @@ def _parser(command: str) -> argparse.ArgumentParser:
         "(see posenc-gui SUBCOMMAND --help).",
         "render": "Render one tab to a PNG file without showing a window.",
         "values": "Print one JSON object: the validated parameters and every number the tab shows.",
-        "params": "Print JSON describing each parameter (type, default, range or choices) and "
-        "the ids of the tab's figures.",
+        "params": "Print JSON describing each parameter (type, default, range or choices), "
+        "the tab's short name and the ids of its figures.",
         "session": "Write a session file (open it with 'posenc-gui --session FILE') without "
         "opening a window.",
         "code": "Print a short, runnable PyTorch snippet that recomputes what the tab shows "
@@ -252,6 +252,7 @@ def _describe_tab(tab_id: str) -> dict[str, Any]:
     return {
         "tab": model.id,
         "title": model.title,
+        "short_title": model.short_title,
         "description": model.summary,
         "params": {p.name: p.describe() for p in model.params},
         "figures": list(model.figures),

@@ -23,6 +23,7 @@ def test_params_describes_every_parameter(capsys: pytest.CaptureFixture[str]) ->
     assert code == 0
     data = json.loads(out)
     assert data["tab"] == "sine"
+    assert data["short_title"] == "Sine" and data["title"] == "Sine explorer"
     params = data["params"]
     for name in ("amplitude", "frequency", "phase", "cursor", "dim", "base", "position"):
         assert name in params

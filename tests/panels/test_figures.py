@@ -62,6 +62,19 @@ def test_params_lists_each_tabs_figures(capsys: pytest.CaptureFixture[str]) -> N
     }
 
 
+def _settled(qtbot: QtBot, panel: Panel) -> dict[str, tuple[bool, QRect]]:
+    """The figures' geometries once a layout pass changes them no more."""
+    seen: list[dict[str, tuple[bool, QRect]]] = []
+
+    def still() -> bool:
+        QApplication.processEvents()
+        seen.append(_geometries(panel))
+        return len(seen) > 1 and seen[-1] == seen[-2] and all(v for v, _ in seen[-1].values())
+
+    qtbot.waitUntil(still)
+    return seen[-1]
+
+
 def _covers(panel: Panel, fid: str) -> bool:
     assert panel.plot_scroll is not None
     area = panel.plot_scroll.viewport().rect()
@@ -77,7 +90,16 @@ def test_enlarged_figure_fills_the_plot_area_and_restore_brings_the_grid_back(
 ) -> None:
     panel = _panel(qtbot, tab_id)
     QApplication.processEvents()
-    before = _geometries(panel)
+    # The first layout may hold the height a read-out's text needed during start-up
+    # (read-outs grow, never shrink), and the split between controls and plots follows the
+    # grid's minimum width: compare restores with a grid that went through the same enlarging.
+    for fid in panel.figure_widgets:
+        with qtbot.waitSignal(panel.figure_changed):
+            panel.enlarge_figure(fid)
+        qtbot.waitUntil(lambda f=fid: _covers(panel, f))  # type: ignore[misc]
+    with qtbot.waitSignal(panel.figure_changed):
+        panel.enlarge_figure(None)
+    before = _settled(qtbot, panel)
     assert all(shown for shown, _ in before.values())
     for fid in panel.figure_widgets:
         with qtbot.waitSignal(panel.figure_changed) as changed:
