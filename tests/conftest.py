@@ -178,3 +178,18 @@ def count_calls(obj: Any, name: str) -> list[tuple[Any, ...]]:
 
     setattr(obj, name, wrapper)
     return calls
+
+
+def show_panel(qtbot: Any, tab_id: str, size: tuple[int, int] = (1600, 1000)) -> Any:
+    """A new panel of ``tab_id`` at its defaults, shown at ``size`` and exposed (qtbot
+    closes it after the test)."""
+    from posenc_gui.panels import get_panel
+    from posenc_gui.state import ParamState
+
+    cls = get_panel(tab_id)
+    panel = cls(ParamState(cls.model))
+    qtbot.addWidget(panel)
+    panel.resize(*size)
+    panel.show()
+    qtbot.waitExposed(panel)
+    return panel

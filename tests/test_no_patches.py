@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import show_panel
 from pytestqt.qtbot import QtBot
 
 from posenc_gui.state.registry import TAB_IDS
@@ -107,15 +108,7 @@ def _shadowing(obj: Any) -> list[str]:
 def _built(tab_id: str, qtbot: QtBot) -> Any:
     from PySide6.QtWidgets import QApplication
 
-    from posenc_gui.panels import get_panel
-    from posenc_gui.state import ParamState
-
-    cls = get_panel(tab_id)
-    panel = cls(ParamState(cls.model))
-    qtbot.addWidget(panel)
-    panel.resize(1600, 1000)
-    panel.show()
-    qtbot.waitExposed(panel)
+    panel = show_panel(qtbot, tab_id)
     panel.refresh_now()
     panel.grab()  # painted once: items made lazily while painting exist too
     QApplication.processEvents()

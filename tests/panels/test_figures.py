@@ -11,25 +11,19 @@ import json
 from collections.abc import Callable
 
 import pytest
+from conftest import show_panel
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from posenc_gui.cli import main
 from posenc_gui.main_window import MainWindow
-from posenc_gui.panels import get_panel
 from posenc_gui.panels.base import Panel
-from posenc_gui.state import ParamState
 from posenc_gui.state.registry import TAB_IDS, get_model
 
 
 def _panel(qtbot: QtBot, tab_id: str, size: tuple[int, int] = (1024, 768)) -> Panel:
-    cls = get_panel(tab_id)
-    panel = cls(ParamState(cls.model))
-    qtbot.addWidget(panel)
-    panel.resize(*size)
-    panel.show()
-    qtbot.waitExposed(panel)
+    panel: Panel = show_panel(qtbot, tab_id, size)
     return panel
 
 

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 import pytest
+from conftest import show_panel
 from PySide6.QtGui import QPainter, QPicture
 from PySide6.QtWidgets import QApplication, QScrollArea
 from pytestqt.qtbot import QtBot
 
-from posenc_gui.panels import get_panel
 from posenc_gui.panels.base import SIDE_MIN_WIDTH
-from posenc_gui.state import ParamState
 from posenc_gui.state.registry import TAB_IDS
 from posenc_gui.widgets import style as style_mod
 from posenc_gui.widgets.styled import MIN_PLOT_HEIGHT, MIN_PLOT_WIDTH
@@ -25,12 +24,7 @@ SIZES = [(1024, 668), (1280, 620)]
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("tab_id", TAB_IDS)
 def test_plots_keep_a_legible_size(qtbot: QtBot, tab_id: str, size: tuple[int, int]) -> None:
-    cls = get_panel(tab_id)
-    panel = cls(ParamState(cls.model))
-    qtbot.addWidget(panel)
-    panel.resize(*size)
-    panel.show()
-    qtbot.waitExposed(panel)
+    panel = show_panel(qtbot, tab_id, size)
     for _ in range(3):
         QApplication.processEvents()
     plots = panel.findChildren(pg.PlotWidget)
@@ -53,12 +47,7 @@ def test_large_scale_on_a_small_screen_cuts_nothing_off(qtbot: QtBot, tab_id: st
     hub = style_mod.hub()
     hub.set_style(style_mod.Style(scale=1.6))
     try:
-        cls = get_panel(tab_id)
-        panel = cls(ParamState(cls.model))
-        qtbot.addWidget(panel)
-        panel.resize(1024, 668)
-        panel.show()
-        qtbot.waitExposed(panel)
+        panel = show_panel(qtbot, tab_id, (1024, 668))
         for _ in range(3):
             QApplication.processEvents()
         panel.refresh_now()  # read-outs with their text: their widest part is known

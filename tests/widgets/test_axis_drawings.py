@@ -9,14 +9,12 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 import pytest
-from conftest import compare_specs
+from conftest import compare_specs, show_panel
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QImage, QPainter, QPicture, QTransform
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QWidget
 from pytestqt.qtbot import QtBot
 
-from posenc_gui.panels import get_panel
-from posenc_gui.state import ParamState
 from posenc_gui.state.registry import TAB_IDS
 from posenc_gui.widgets import style as style_mod
 from posenc_gui.widgets import styled
@@ -83,12 +81,7 @@ def test_a_range_shown_again_is_drawn_from_what_the_axis_kept(qtbot: QtBot) -> N
 @pytest.mark.parametrize("tab_id", TAB_IDS)
 def test_tick_labels_write_negative_numbers_with_a_minus_sign(qtbot: QtBot, tab_id: str) -> None:
     """The app writes −1, never -1 (U+2212, as every read-out): on every axis of every tab."""
-    cls = get_panel(tab_id)
-    panel = cls(ParamState(cls.model))
-    qtbot.addWidget(panel)
-    panel.resize(1600, 1000)
-    panel.show()
-    qtbot.waitExposed(panel)
+    panel = show_panel(qtbot, tab_id)
     panel.refresh_now()
     QApplication.processEvents()
     texts: list[str] = []
