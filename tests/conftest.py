@@ -193,3 +193,20 @@ def show_panel(qtbot: Any, tab_id: str, size: tuple[int, int] = (1600, 1000)) ->
     panel.show()
     qtbot.waitExposed(panel)
     return panel
+
+
+def record_rescales(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, ...]]:
+    """Record the shape of every array pyqtgraph scales to colour indices
+    (``pg.functions.rescaleData``, still called) for the rest of the test."""
+    import numpy as np
+    import pyqtgraph as pg
+
+    shapes: list[tuple[int, ...]] = []
+    rescale = pg.functions.rescaleData
+
+    def counted(data: Any, *a: Any, **kw: Any) -> Any:
+        shapes.append(tuple(np.shape(data)))
+        return rescale(data, *a, **kw)
+
+    monkeypatch.setattr(pg.functions, "rescaleData", counted)
+    return shapes

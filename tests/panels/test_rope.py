@@ -10,6 +10,7 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 import torch
+from conftest import record_rescales
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QSlider, QSpinBox, QWidget
@@ -1220,14 +1221,7 @@ def test_matrix_pixels_from_its_row(shown: RopePanel, monkeypatch: pytest.Monkey
     scaled and looked up 2·size − 1 times, not size² times), and they are the pixels of
     pyqtgraph's render of the matrix; a copy of the matrix (not the one shown) goes the
     element-wise way."""
-    scaled: list[tuple[int, ...]] = []
-    rescale = pg.functions.rescaleData
-
-    def counted(data: Any, *a: Any, **kw: Any) -> Any:
-        scaled.append(tuple(np.shape(data)))
-        return rescale(data, *a, **kw)
-
-    monkeypatch.setattr(pg.functions, "rescaleData", counted)
+    scaled = record_rescales(monkeypatch)
     item = shown.matrix_image
     reference = pg.ImageItem(axisOrder="row-major")
     reference.setLookupTable(item.lut)

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 import pytest
+from conftest import record_rescales
 
 from posenc_gui.core.rope_rows import toeplitz_float32
 from posenc_gui.widgets.render.image import ColourImage
@@ -18,14 +19,7 @@ def test_toeplitz_image_renders_its_row_with_the_pixels_of_its_matrix(
 ) -> None:
     """A matrix shown with its row is coloured from the row's 2·size − 1 values, the pixels
     of a plain heat map of the matrix; another image (a copy of it) is coloured element-wise."""
-    scaled: list[tuple[int, ...]] = []
-    rescale = pg.functions.rescaleData
-
-    def counted(data: Any, *a: Any, **kw: Any) -> Any:
-        scaled.append(tuple(np.shape(data)))
-        return rescale(data, *a, **kw)
-
-    monkeypatch.setattr(pg.functions, "rescaleData", counted)
+    scaled = record_rescales(monkeypatch)
     size = 9
     row = np.sin(0.7 * np.arange(2 * size - 1)) * np.linspace(1.0, 2.0, 2 * size - 1)
     mat, rev = toeplitz_float32(row, size)
