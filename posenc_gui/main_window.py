@@ -320,10 +320,6 @@ class MainWindow(QMainWindow):
         """The panel on screen (``None`` while the backend loads)."""
         return self.panels.get(self.current_tab_id()) if self._loaded else None
 
-    def show_message(self, text: str, tab_id: str | None = None) -> None:
-        """Show a notice (e.g. rejected input) in the status bar, remembered for its tab."""
-        self.messages.show(text, tab_id)
-
     @property
     def error_box(self) -> QMessageBox | None:
         """The message box of the last refused or failed action (for tests and screen readers)."""

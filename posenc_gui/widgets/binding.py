@@ -50,11 +50,6 @@ class Binding:
 
         return on_state
 
-    @property
-    def connected(self) -> bool:
-        """Whether the state still drives the widget."""
-        return self._slot is not None
-
     def to_widget(self, value: Value) -> None:
         """Show ``value`` in the widget without echoing it back."""
         blocker = QSignalBlocker(self.widget)

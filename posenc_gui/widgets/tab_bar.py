@@ -31,10 +31,6 @@ class FittingTabBar(QTabBar):
         self._wanted = self.font().pointSizeF()
         self._room = 0
 
-    def wanted_point_size(self) -> float:
-        """The font size the style asks for (the bar may show a smaller one to fit)."""
-        return self._wanted
-
     def set_point_size(self, pt: float) -> None:
         """Ask for ``pt`` points; the bar uses it, or the largest size that fits its room."""
         self._wanted = pt
