@@ -256,3 +256,118 @@ def test_npy_menu_action_writes_the_folder(
     window.export_npy_action.trigger()
     assert (target / "meta.json").is_file()
     assert any(f.suffix == ".npy" for f in target.iterdir())
+
+
+# -- one figure at a slide size -------------------------------------------------------------------
+def _screen(panel: Panel) -> tuple[object, ...]:
+    """What the tab on screen shows: its values, enlarged figure, visible cells and sizes."""
+    cells = tuple(
+        (fid, w.isVisible(), w.size().toTuple()) for fid, w in panel.figure_widgets.items()
+    )
+    return panel.state.values(), panel.enlarged_figure, cells, panel.size().toTuple()
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (700, 500)])
+def test_one_figure_png_is_exactly_the_size_and_leaves_the_screen_alone(
+    window: MainWindow, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    panel = _panel(window)
+    before = _screen(panel)
+    out = window.exports.figure_png(tmp_path / "circle.png", "circle", size)
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == size
+    assert len({image.pixel(x, y) for x in range(0, size[0], 7) for y in range(0, size[1], 7)}) > 5
+    assert _screen(panel) == before
+
+
+def test_a_staged_figure_is_laid_out_at_the_size_alone(window: MainWindow) -> None:
+    """The figure's own cell at exactly the size, the other figures hidden (not a column of the
+    tab scaled down): its plot's view box is wider at 1920 than at 1280 pixels."""
+    panel = _panel(window)
+    widths = []
+    for size in [(1280, 720), (1920, 1080)]:
+        with export.staged_copy(panel, size, "wave") as (copy, widget):
+            assert widget.objectName() == "figure_wave"
+            assert widget.size().toTuple() == size
+            others = [w for f, w in copy.figure_widgets.items() if f != "wave"]
+            assert others and not any(w.isVisible() for w in others)
+            widths.append(widget.getPlotItem().vb.width())
+    assert widths[1] > widths[0] + 500
+
+
+def test_an_unknown_figure_is_refused_with_the_list(window: MainWindow, tmp_path: Path) -> None:
+    with pytest.raises(KeyError, match="figures: wave, circle"):
+        window.exports.figure_png(tmp_path / "x.png", "nope", (1280, 720))
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_one_figure_svg_has_the_size(window: MainWindow, tmp_path: Path) -> None:
+    text = window.exports.figure_svg(tmp_path / "w.svg", "wave", (1280, 720)).read_text("utf-8")
+    assert 'viewBox="0 0 1280 720"' in text
+
+
+def test_one_figure_gif_is_exactly_the_size(window: MainWindow, tmp_path: Path) -> None:
+    panel = _panel(window)
+    before = _screen(panel)
+    out = window.exports.gif(tmp_path / "c.gif", "circle", (640, 360), frames=2)
+    data = out.read_bytes()
+    assert data[:6] == b"GIF89a"
+    assert int.from_bytes(data[6:8], "little") == 640
+    assert int.from_bytes(data[8:10], "little") == 360
+    assert _screen(panel) == before
+
+
+@pytest.mark.parametrize(
+    ("text", "size"), [("1600x900", (1600, 900)), (" 1024 × 768 ", (1024, 768))]
+)
+def test_sizes_parse(text: str, size: tuple[int, int]) -> None:
+    assert export.parse_size(text) == size
+
+
+@pytest.mark.parametrize("text", ["", "1600", "1600x", "ax9", "100x100", "9000x900"])
+def test_bad_sizes_say_what_a_size_is(text: str) -> None:
+    with pytest.raises(ValueError, match=r"W×H .* from 320 to 8192"):
+        export.parse_size(text)
+
+
+def test_dialog_offers_the_enlarged_figure_and_checks_a_typed_size(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from posenc_gui.widgets.export_dialog import FigureExportDialog
+
+    panel = _panel(window)
+    panel.enlarge_figure("circle")
+    assert window.exports.default_figure() == "circle"
+    panel.enlarge_figure(None)
+    d = FigureExportDialog("t", "png", list(panel.figure_widgets), current="circle", width=1920)
+    qtbot.addWidget(d)
+    assert d.figure_combo.currentData() == "circle"
+    assert d.choice().size == (1920, 1080)
+    d.size_combo.setCurrentIndex(d.size_combo.count() - 1)  # custom
+    ok = d.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    d.custom_edit.setText("12x")
+    assert not ok.isEnabled() and "W×H" in d.error.text()
+    d.custom_edit.setText("1600×900")
+    assert ok.isEnabled() and d.error.text() == ""
+    assert d.choice().size == (1600, 900)
+    d.figure_combo.setCurrentIndex(0)  # the whole tab: a width, no size
+    assert d.choice().figure is None and d.choice().size is None
+    assert not d.size_combo.isEnabled() and d.width_spin.isEnabled()
+
+
+def test_png_menu_action_writes_the_chosen_figure_at_the_chosen_size(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from posenc_gui.widgets.export_dialog import FigureExportDialog
+
+    panel = _panel(window)
+    panel.enlarge_figure("wave")
+    target = tmp_path / "menu.png"
+    monkeypatch.setattr(FigureExportDialog, "exec", lambda self: 1)
+    monkeypatch.setattr(window.exports, "ask_save_path", lambda *a: target)
+    window.export_action.trigger()
+    image = QImage(str(target))
+    assert (image.width(), image.height()) == window.exports.last_size()
+    assert panel.enlarged_figure == "wave"

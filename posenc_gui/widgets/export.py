@@ -54,14 +54,15 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
-from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
 from posenc_gui.widgets.svg import flatten_cosmetic_strokes
 from posenc_gui.widgets.views import Series
@@ -71,13 +72,114 @@ PNG_WIDTHS = (1280, 1920, 2560, 3840)
 DEFAULT_PNG_WIDTH = 1920
 MIN_PNG_WIDTH, MAX_PNG_WIDTH = 320, 8192
 
+#: Slide sizes offered for one figure (width, height in pixels).
+SLIDE_SIZES = ((1920, 1080), (1280, 720))
+MIN_SIDE, MAX_SIDE = 320, 8192
+
 Data = Mapping[str, Mapping[str, Series]]
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1280x720"`` (or ``×``, spaces allowed) → ``(1280, 720)``; :class:`ValueError` saying
+    what a size must be otherwise."""
+    w, sep, h = text.strip().lower().replace("×", "x").partition("x")
+    try:
+        width, height = int(w), int(h)
+    except ValueError:
+        width = height = -1
+    if not sep or not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
+        raise ValueError(
+            f"a size is W×H (for example 1920×1080), each side a whole number of pixels from "
+            f"{MIN_SIDE} to {MAX_SIDE}; got {text.strip()!r}"
+        )
+    return width, height
 
 
 def figure_widget(panel: QWidget) -> QWidget:
     """The part of ``panel`` that makes the figure: its plot area, or the panel itself."""
     grid = getattr(panel, "plot_grid", None)
     return grid if isinstance(grid, QWidget) else panel
+
+
+# -- one figure at a slide size -------------------------------------------------------------------
+def _settle(panel: Any) -> None:
+    QApplication.processEvents()
+    panel.refresh_now()
+    QApplication.processEvents()
+
+
+@contextmanager
+def staged(
+    panel_cls: Any,
+    values: Mapping[str, Any],
+    size: tuple[int, int],
+    *,
+    figure: str | None = None,
+    view_state: Mapping[str, Any] | None = None,
+) -> Iterator[tuple[Any, QWidget]]:
+    """An offscreen panel of ``panel_cls`` (a :class:`~posenc_gui.panels.base.Panel` class) on
+    its own copy of ``values``, laid out for ``size``: yields ``(panel, widget)`` where
+    ``widget`` is the figure's cell, exactly ``size`` and the only one shown (the controls
+    column hidden), or, without ``figure``, the whole panel at ``size``.
+
+    The figure is laid out at that size (its plots, axes and text placed for it), not scaled
+    from the window; nothing on screen changes. :class:`KeyError` lists the tab's figures when
+    ``figure`` is not one of them. The panel is disposed of on exit.
+    """
+    from posenc_gui.state import ParamState
+
+    width, height = size
+    model = panel_cls.model
+    if figure is not None and figure not in model.figures:
+        raise KeyError(
+            f"tab {model.id!r} has no figure {figure!r}; figures: {', '.join(model.figures)}"
+        )
+    panel = panel_cls(ParamState(model, dict(values)))
+    try:
+        panel.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+        if figure is not None and panel.side_scroll is not None:
+            panel.side_scroll.hide()
+        panel.resize(width, height)
+        panel.show()
+        QApplication.processEvents()
+        panel.refresh_all()
+        if view_state:
+            panel.restore_view_state(view_state)
+        _settle(panel)
+        widget: QWidget = panel
+        if figure is not None:
+            panel.enlarge_figure(figure)
+            widget = panel.figure_widgets[figure]
+            for _ in range(4):  # the panel's margins around the cell: grow it by what is missing
+                dw, dh = width - widget.width(), height - widget.height()
+                if dw == dh == 0:
+                    break
+                panel.resize(panel.width() + dw, panel.height() + dh)
+                _settle(panel)
+        if (widget.width(), widget.height()) != (width, height):
+            raise RuntimeError(
+                f"could not lay the figure out at {width}×{height} "
+                f"(it needs at least {widget.minimumWidth()}×{widget.minimumHeight()})"
+            )
+        yield panel, widget
+    finally:
+        panel.dispose()
+        panel.close()
+        panel.deleteLater()
+
+
+def staged_copy(
+    panel: Any, size: tuple[int, int], figure: str | None = None
+) -> AbstractContextManager[tuple[Any, QWidget]]:
+    """:func:`staged` for a copy of ``panel`` (its values and zoom); the panel is untouched."""
+    return staged(type(panel), panel.state.values(), size, figure=figure,
+                  view_state=panel.view_state())  # fmt: skip
+
+
+def figure_image(panel: Any, figure: str | None, size: tuple[int, int]) -> QImage:
+    """``figure`` of ``panel`` (``None``: the whole tab) drawn exactly ``size``."""
+    with staged_copy(panel, size, figure) as (_, widget):
+        return render_image(widget, size[0])
 
 
 # -- atomic writing -------------------------------------------------------------------------------
@@ -143,7 +245,7 @@ def render_image(widget: QWidget, width: int) -> QImage:
     image = QImage(width, image_height(widget, width), QImage.Format.Format_ARGB32_Premultiplied)
     image.setDevicePixelRatio(ratio)
     image.fill(widget.palette().window().color())
-    widget.render(image)
+    QWidget.render(widget, image)  # (a QGraphicsView's own render() scales its scene)
     image.setDevicePixelRatio(1.0)  # a plain picture of `width` pixels for files and clipboard
     return image
 
@@ -186,7 +288,7 @@ def svg_bytes(widget: QWidget, *, title: str = "") -> bytes:
     if not painter.begin(gen):
         raise OSError("could not paint an SVG drawing")
     try:
-        widget.render(painter, QPoint(0, 0))
+        QWidget.render(widget, painter, QPoint(0, 0))
     finally:
         painter.end()
     return flatten_cosmetic_strokes(bytes(buffer.data().data()))
