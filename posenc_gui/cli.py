@@ -2,7 +2,8 @@
 
     posenc-gui [--session F | --fresh] [--tab ID] [--set NAME=VALUE]... [--present]  the window
     posenc-gui [--session F | --fresh] --deck F [--step N]      open the window on a lesson deck
-    posenc-gui render [--session F] [--tab ID] [--set ...] --out F.png [--size WxH]
+    posenc-gui render [--session F] [--tab ID] [--set ...] [--figure ID] --out F.png|F.svg
+                      [--size WxH]             the tab, or one figure, exactly WxH
     posenc-gui values [--session F] [--tab ID] [--set ...]   JSON: parameters + every number shown
     posenc-gui params [--tab ID]                             JSON: parameters, ranges, figure ids
     posenc-gui code [--session F] [--tab ID] [--set ...] [--plain]   a PyTorch snippet of the tab
@@ -12,7 +13,9 @@
 The window restores the session of the last run (``--fresh``: the defaults; ``--session F``:
 that file); ``--tab``/``--set`` apply on top. ``render`` and ``values`` read the tab (the
 session's current tab unless ``--tab``) and its values from ``--session`` with ``--set`` on top;
-``render`` also takes the session's theme, scale and zoom. ``session`` writes a session file
+``render`` also takes the session's theme, scale and zoom; it writes PNG or SVG by the suffix of
+``--out``, exactly ``--size`` pixels: the whole tab, or with ``--figure ID`` (see ``params``) that
+figure alone, laid out at that size. ``session`` writes a session file
 without opening a window.
 
 Everything is validated before anything happens: a bad tab, parameter, type or range, or a
@@ -57,7 +60,8 @@ def _parser(command: str) -> argparse.ArgumentParser:
         "gui": "Open the PosEnc Explorer window. Subcommands: render, values, params, "
         "session, code "
         "(see posenc-gui SUBCOMMAND --help).",
-        "render": "Render one tab to a PNG file without showing a window.",
+        "render": "Render one tab, or one of its figures, to a PNG or SVG file of exactly "
+        "--size pixels without showing a window.",
         "values": "Print one JSON object: the validated parameters and every number the tab shows.",
         "params": "Print JSON describing each parameter (type, default, range or choices), "
         "the tab's short name and the ids of its figures.",
@@ -102,8 +106,19 @@ def _parser(command: str) -> argparse.ArgumentParser:
             help="plain PyTorch only (no posenc_gui import) instead of the posenc_gui.core version",
         )  # fmt: skip
     if command == "render":
-        p.add_argument("--out", required=True, metavar="FILE.png", help="PNG file to write")
-        p.add_argument("--size", default=None, metavar="WxH", help="picture size in pixels")
+        p.add_argument(
+            "--out", required=True, metavar="FILE.png|FILE.svg",
+            help="file to write: PNG or SVG by its suffix",
+        )  # fmt: skip
+        p.add_argument(
+            "--size", default=None, metavar="WxH",
+            help=f"picture size in pixels (default {DEFAULT_SIZE[0]}x{DEFAULT_SIZE[1]}; slides: "
+            "1920x1080, 1280x720)",
+        )  # fmt: skip
+        p.add_argument(
+            "--figure", metavar="ID",
+            help="only this figure, filling the picture (ids: 'posenc-gui params --tab ID')",
+        )  # fmt: skip
     if command == "session":
         p.add_argument("--out", required=True, metavar="FILE", help="session file to write")
         p.add_argument("--theme", choices=("light", "dark"), help="theme (default: light)")
@@ -139,11 +154,18 @@ def parse_size(text: str | None) -> tuple[int, int]:
     return width, height
 
 
+#: Suffixes ``render --out`` writes (case-insensitive).
+RENDER_SUFFIXES = (".png", ".svg")
+
+
 def check_out(text: str) -> Path:
-    """The output file: must end in .png and be in an existing, writable folder."""
+    """The output file: must end in .png or .svg and be in an existing, writable folder."""
     path = Path(text).expanduser()
-    if path.suffix.lower() != ".png":
-        raise UsageError(f"--out must be a .png file, got {text!r}")
+    if path.suffix.lower() not in RENDER_SUFFIXES:
+        raise UsageError(
+            f"--out must end in {' or '.join(RENDER_SUFFIXES)} (PNG picture or SVG drawing), "
+            f"got {text!r}"
+        )
     if not path.parent.resolve().is_dir():
         raise UsageError(f"--out folder does not exist: {str(path.parent)!r}")
     if path.is_dir():
@@ -348,15 +370,30 @@ def run_session(ns: argparse.Namespace) -> int:
     return 0
 
 
+def check_figure(tab: str, figure: str | None) -> str | None:
+    """``--figure``: one of the tab's figure ids (:class:`UsageError` listing them)."""
+    if figure is None:
+        return None
+    from posenc_gui.state.registry import get_model
+
+    figures = get_model(tab).figures
+    if figure not in figures:
+        raise UsageError(
+            f"--figure {figure!r}: tab {tab!r} has no such figure; figures: {', '.join(figures)}"
+        )
+    return figure
+
+
 def run_render(ns: argparse.Namespace) -> int:
-    """``render``: the tab as a PNG file, in the session's look and zoom when one is given."""
+    """``render``: the tab, or one figure, as a PNG or SVG file of exactly ``--size``, in the
+    session's look and zoom when one is given."""
     target = resolve_target(ns, tab_required=True)
     tab, values = _tab_and_values(target)
     size = parse_size(ns.size)
     out_path = check_out(ns.out)
-    from posenc_gui.app import render_png
-
+    figure = check_figure(tab, ns.figure)
     session = target.session
+    style = view = None
     if session is not None:
         from posenc_gui.widgets.style import Style
 
@@ -366,11 +403,51 @@ def run_render(ns: argparse.Namespace) -> int:
             colormaps=session.colormaps,
         )
         view = session.view_states.get(tab)
+    if figure is None and out_path.suffix.lower() == ".png":
+        from posenc_gui.app import render_png
+
         render_png(tab, values, out_path, size, style=style, view_state=view)
     else:
-        render_png(tab, values, out_path, size)
-    print(f"wrote {out_path} ({size[0]}x{size[1]})")
+        render_file(tab, values, out_path, size, figure, style=style, view_state=view)
+    what = f"figure {figure} of tab {tab}" if figure else f"tab {tab}"
+    print(f"wrote {out_path} ({size[0]}x{size[1]}, {what})")
     return 0
+
+
+def render_file(
+    tab: str, values: dict[str, Value], out: Path, size: tuple[int, int], figure: str | None,
+    *, style: Any = None, view_state: Any = None,
+) -> None:  # fmt: skip
+    """Write ``figure`` of ``tab`` (``None``: the whole tab) laid out at exactly ``size`` as PNG
+    or SVG (by ``out``'s suffix), without showing a window."""
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from posenc_gui import APP_NAME
+    from posenc_gui.app import create_application
+
+    create_application()
+    import torch
+
+    torch.set_num_threads(1)
+    from posenc_gui.panels import get_panel
+    from posenc_gui.widgets import export
+    from posenc_gui.widgets.style import hub
+
+    styles = hub()
+    previous = styles.style
+    if style is not None:
+        styles.set_style(style)
+    try:
+        cls = get_panel(tab)
+        with export.staged(cls, values, size, figure=figure, view_state=view_state) as (_, w):
+            if out.suffix.lower() == ".svg":
+                title = f"{APP_NAME}: {cls.model.title}" + (f" — {figure}" if figure else "")
+                export.write_svg(w, out, title=title, overwrite=True)
+            else:
+                export.write_png(w, out, size[0], overwrite=True)
+    finally:
+        styles.set_style(previous)
 
 
 def run_window(ns: argparse.Namespace) -> int:

@@ -141,6 +141,18 @@ def _cosmetic(el: ET.Element) -> bool:
     return _tag(el) in _SHAPES and el.get("vector-effect") == "non-scaling-stroke"
 
 
+def set_pixel_size(svg: bytes, width: int, height: int) -> bytes:
+    """``svg`` with its ``width``/``height`` in pixels (Qt writes millimetres at its
+    resolution): a renderer draws it ``width`` × ``height`` pixels at any resolution."""
+    head, sep, rest = svg.partition(b"<svg ")
+    if not sep:
+        return svg
+    tag, close, tail = rest.partition(b">")
+    tag = re.sub(rb'\bwidth="[^"]*"', b'width="%dpx"' % width, tag, count=1)
+    tag = re.sub(rb'\bheight="[^"]*"', b'height="%dpx"' % height, tag, count=1)
+    return head + sep + tag + close + tail
+
+
 def flatten_cosmetic_strokes(svg: bytes) -> bytes:
     """``svg`` (QSvgGenerator output) with every transformed cosmetic stroke in pixel units.
 

@@ -79,7 +79,11 @@ def test_notebook_dot_product_via_values(capsys: pytest.CaptureFixture[str]) -> 
         ),
         (["values", "--tab", "sine", "--set", "dim"], "--set expects NAME=VALUE"),
         (["values"], "--tab"),
-        (["render", "--tab", "sine", "--out", "x.jpg"], "--out must be a .png file"),
+        (["render", "--tab", "sine", "--out", "x.jpg"], "--out must end in .png or .svg"),
+        (
+            ["render", "--tab", "sine", "--figure", "nope", "--out", "x.png"],
+            "figures: wave, circle, ",
+        ),
         (["render", "--tab", "sine", "--out", "x.png", "--size", "10x10"], "--size must be WxH"),
         (["render", "--tab", "sine", "--out", "/no/such/dir/x.png"], "--out folder does not exist"),
         (["--tab", "sine", "--set", "dim=0"], "dim must be an even integer"),
@@ -112,6 +116,51 @@ def test_render_writes_png_only_on_success(
     # not a blank picture: many distinct colours (plots, text, the two wave colours)
     colours = {image.pixel(x, y) for x in range(0, 1200, 7) for y in range(0, 800, 7)}
     assert len(colours) > 50
+
+
+def _svg_size(path: Path) -> tuple[str, str, str]:
+    import xml.etree.ElementTree as ET
+
+    root = ET.parse(path).getroot()
+    return root.get("width", ""), root.get("height", ""), root.get("viewBox", "")
+
+
+@pytest.mark.parametrize("suffix", [".png", ".SVG"])
+@pytest.mark.parametrize("figure", [None, "circle"])
+def test_render_writes_the_format_of_the_suffix_at_the_size(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, qapp: object, suffix: str,
+    figure: str | None,
+) -> None:  # fmt: skip
+    out = tmp_path / f"sine{suffix}"
+    args = ["render", "--tab", "sine", "--out", str(out), "--size", "1280x720"]
+    code, stdout, _ = run(capsys, *args, *(["--figure", figure] if figure else []))
+    assert code == 0 and "wrote" in stdout and "1280x720" in stdout
+    data = out.read_bytes()
+    if suffix == ".png":
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        assert int.from_bytes(data[16:20], "big") == 1280  # IHDR width, height
+        assert int.from_bytes(data[20:24], "big") == 720
+    else:
+        assert data.lstrip().startswith(b"<?xml") and b"<svg" in data
+        w, h, box = _svg_size(out)
+        assert (w, h) == ("1280px", "720px")
+        assert box.split() == ["0", "0", "1280", "720"]
+
+
+def test_render_of_a_figure_shows_that_figure_alone(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, qapp: object
+) -> None:
+    """The circle figure fills the picture: it differs from the whole tab at the same size
+    and from the wave figure."""
+    images = {}
+    for name, extra in [("tab", []), ("circle", ["--figure", "circle"]),
+                        ("wave", ["--figure", "wave"])]:  # fmt: skip
+        out = tmp_path / f"{name}.png"
+        args = ["render", "--tab", "sine", "--out", str(out), "--size", "960x540", *extra]
+        assert run(capsys, *args)[0] == 0
+        images[name] = QImage(str(out))
+    assert all((i.width(), i.height()) == (960, 540) for i in images.values())
+    assert images["circle"] != images["tab"] and images["circle"] != images["wave"]
 
 
 # -- sessions ------------------------------------------------------------------------------------
