@@ -14,14 +14,18 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 from pytestqt.qtbot import QtBot
 
-from posenc_gui.state.registry import TAB_IDS
+from posenc_gui.state.registry import TAB_IDS, get_model
 from posenc_gui.widgets import export
-from posenc_gui.widgets.svg import flatten_cosmetic_strokes
+from posenc_gui.widgets.svg import TEXT_SCALE, flatten_cosmetic_strokes, portable_svg
 
 #: Root-mean-square difference (colour channels in [0, 1]) an SVG rendering may have from the
 #: PNG. Before cosmetic strokes were flattened and the generator got the screen's resolution,
-#: every tab was at 0.11-0.36; the issue's target is 0.03 (see the module's report).
+#: every tab was at 0.11-0.36. Per figure at 1280 x 720 most figures are at 0.005-0.025 in both
+#: renderers; dense text blocks (rotation's pe_text and matrix, heatmap's hover read-out) stay
+#: at 0.06-0.08 (glyphs rasterised by two engines) and the heatmaps at 0.05-0.06: the issue's
+#: target of 0.03 is not reached for those.
 MAX_RMSE = 0.1
+FIGURES = [(t, f) for t in TAB_IDS for f in get_model(t).figures]
 
 
 def _pixels(image: QImage) -> np.ndarray:
@@ -77,6 +81,63 @@ def test_svg_renders_as_the_png(tab_id: str, renderer: str, tmp_path: Path, qtbo
     background = fig.palette().window().color().name()
     raster = (_qt_raster if renderer == "qt" else _rsvg_raster)(svg, png, background)
     assert _rmse(png, raster) < MAX_RMSE
+
+
+@pytest.mark.parametrize("renderer", ["qt", "librsvg"])
+@pytest.mark.parametrize(("tab_id", "figure"), FIGURES)
+def test_each_figure_svg_renders_as_its_png(
+    tab_id: str, figure: str, renderer: str, tmp_path: Path, qtbot: QtBot
+) -> None:
+    if renderer == "librsvg" and shutil.which("rsvg-convert") is None:
+        pytest.skip("rsvg-convert (librsvg2-bin) is not installed; Qt's renderer half still runs")
+    from posenc_gui.panels import get_panel
+
+    with export.staged(get_panel(tab_id), {}, (1280, 720), figure=figure) as (_, fig):
+        png = export.render_image(fig, 1280)
+        svg = export.write_svg(fig, tmp_path / f"{figure}.svg")
+        background = fig.palette().window().color().name()
+    raster = (_qt_raster if renderer == "qt" else _rsvg_raster)(svg, png, background)
+    assert _rmse(png, raster) < MAX_RMSE
+
+
+def test_text_runs_are_whole_at_whole_font_sizes() -> None:
+    """Qt's renderer rounds a fractional font size: each run gets a whole one, scaled back."""
+    svg = (
+        b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><g>'
+        b'<text x="2" y="16" font-size="13.3333" xml:space="preserve">k = 2 </text></g></svg>'
+    )
+    out = portable_svg(svg).decode()
+    assert out.count("<text") == 1 and ">k = 2 </text>" in out
+    size = round(13.3333 * TEXT_SCALE)
+    assert f'font-size="{size}"' in out
+    assert f"matrix({13.3333 / size:.9g},0,0,{13.3333 / size:.9g},2,16)" in out
+
+
+def test_small_images_are_written_at_their_drawn_size(qapp: object) -> None:
+    """A 2 x 1 image drawn 10 x 10 times larger becomes 20 x 10 pixels of two blocks."""
+    import base64
+
+    from PySide6.QtCore import QBuffer, QIODevice
+
+    small = QImage(2, 1, QImage.Format.Format_ARGB32)
+    small.setPixel(0, 0, 0xFFFF0000)
+    small.setPixel(1, 0, 0xFF0000FF)
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    small.save(buf, "PNG")
+    data = base64.b64encode(bytes(buf.data().data()))
+    svg = (
+        b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        b'viewBox="0 0 100 100"><g transform="matrix(10,0,0,10,0,0)">'
+        b'<image x="0" y="0" width="2" height="1" xlink:href="data:image/png;base64,'
+        + data
+        + b'"/></g></svg>'
+    )
+    out = portable_svg(svg).decode()
+    href = out.split("base64,")[1].split('"')[0]
+    big = QImage.fromData(base64.b64decode(href), "PNG")
+    assert (big.width(), big.height()) == (20, 10)
+    assert big.pixel(9, 5) == 0xFFFF0000 and big.pixel(10, 5) == 0xFF0000FF
 
 
 def test_cosmetic_strokes_are_mapped_to_pixels() -> None:

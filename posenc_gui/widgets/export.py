@@ -64,7 +64,7 @@ from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QWidget
 
-from posenc_gui.widgets.svg import flatten_cosmetic_strokes, set_pixel_size
+from posenc_gui.widgets.svg import portable_svg, set_pixel_size
 from posenc_gui.widgets.views import Series
 
 #: Pixel widths offered for PNG export (slides: 1280, 1920 "full HD", 2560, 3840 "4K").
@@ -291,7 +291,7 @@ def svg_bytes(widget: QWidget, *, title: str = "") -> bytes:
         QWidget.render(widget, painter, QPoint(0, 0))
     finally:
         painter.end()
-    svg = flatten_cosmetic_strokes(bytes(buffer.data().data()))
+    svg = portable_svg(bytes(buffer.data().data()))
     return set_pixel_size(svg, size.width(), size.height())
 
 

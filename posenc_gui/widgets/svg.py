@@ -12,12 +12,27 @@ unit circle's 3-pixel sides fill its plot.
 transform and leaves the group untransformed, so the stroke width is in pixels for every
 renderer and the drawing is unchanged in Qt's. Groups that also hold text or images keep their
 transform (their shapes are rare and drawn with a unit transform by this app).
+
+Two more differences between renderers are removed by :func:`portable_svg`:
+
+- **Text size.** Qt's SVG renderer draws a fractional ``font-size`` (13.3333 px: 10 pt at
+  96 dpi) at a rounded pixel size, so its runs come out narrower than on screen and leave gaps
+  between the runs a label is written in. Each ``<text>`` gets an integer font size
+  :data:`TEXT_SCALE` times larger under a transform that scales it back: the same size in every
+  renderer, the run still whole (one ``<text>`` per run, as Qt wrote it).
+- **Small images drawn large** (a heatmap's 100 × 128 values over 1100 × 650 pixels): librsvg
+  smooths them whatever ``image-rendering`` says. Such an image is written at the size it is
+  drawn, each value a block of pixels (as the screen draws it), so no renderer interpolates.
 """
 
 from __future__ import annotations
 
+import base64
 import re
 import xml.etree.ElementTree as ET
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+from PySide6.QtGui import QImage
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
@@ -32,6 +47,12 @@ _GEOMETRY = {"d", "points", "x", "y", "width", "height", "cx", "cy", "r", "rx", 
 _GEOMETRY |= {"x2", "y2"}
 #: Cubic Bézier handle length for a quarter ellipse.
 _KAPPA = 0.5522847498307936
+
+#: A text's font size is written this many times larger (and scaled back): see the module doc.
+TEXT_SCALE = 64
+#: Images are written at their drawn size only when they are scaled at least this much, and
+#: never larger than this many pixels.
+MIN_IMAGE_ZOOM, MAX_IMAGE_PIXELS = 1.5, 4096 * 4096
 
 Matrix = tuple[float, float, float, float, float, float]
 
@@ -180,5 +201,89 @@ def flatten_cosmetic_strokes(svg: bytes) -> bytes:
                 child.attrib.update(attrib)
     if not changed:
         return svg
+    out: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return out
+
+
+def _whole_size_text(el: ET.Element) -> bool:
+    try:
+        size = float(el.get("font-size", "0"))
+        x, y = float(el.get("x", "0")), float(el.get("y", "0"))
+    except ValueError:
+        return False
+    if size <= 0:
+        return False
+    n = round(size * TEXT_SCALE)
+    k = size / n
+    el.set("font-size", str(n))
+    el.set("x", "0")
+    el.set("y", "0")
+    own = el.get("transform")
+    scale = f"matrix({k:.9g},0,0,{k:.9g},{_fmt(x)},{_fmt(y)})"
+    el.set("transform", f"{own} {scale}" if own else scale)
+    return True
+
+
+def _blocky_image(el: ET.Element, m: Matrix) -> bool:
+    """Write ``el`` (a data-URI PNG under the transform ``m``) at the pixel size it is drawn."""
+    a, b, c, d, _, _ = m
+    href_key = f"{{{XLINK_NS}}}href"
+    href = el.get(href_key, "")
+    prefix = "data:image/png;base64,"
+    if b or c or not href.startswith(prefix):
+        return False
+    try:
+        w, h = float(el.get("width", "0")), float(el.get("height", "0"))
+    except ValueError:
+        return False
+    image = QImage()
+    image.loadFromData(QByteArray(base64.b64decode(href[len(prefix) :])), "PNG")  # type: ignore[arg-type]
+    if image.isNull() or w <= 0 or h <= 0:
+        return False
+    # one written pixel per drawn pixel: the scale stays exact (a heatmap row of 5.05 pixels
+    # stays 5.05 pixels), the last pixel column and row may reach past by less than a pixel
+    sx, sy = abs(a) * w / image.width(), abs(d) * h / image.height()
+    tw, th = round(abs(a) * w + 0.499), round(abs(d) * h + 0.499)
+    if min(sx, sy) < MIN_IMAGE_ZOOM or tw * th > MAX_IMAGE_PIXELS:
+        return False
+    big = _nearest(image.convertToFormat(QImage.Format.Format_ARGB32), tw, th, sx, sy)
+    el.set("width", _fmt(tw / abs(a)))
+    el.set("height", _fmt(th / abs(d)))
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    big.save(buffer, "PNG")  # type: ignore[call-overload]
+    el.set(href_key, prefix + base64.b64encode(bytes(buffer.data().data())).decode("ascii"))
+    return True
+
+
+def _nearest(image: QImage, width: int, height: int, sx: float, sy: float) -> QImage:
+    """``image`` drawn ``sx`` × ``sy`` larger into ``width`` × ``height`` pixels, each taking
+    the source pixel under its centre (as the raster engine draws an unsmoothed image)."""
+    import numpy as np
+
+    w, h = image.width(), image.height()
+    rows = np.frombuffer(image.constBits(), np.uint8).reshape(h, image.bytesPerLine())
+    src = rows[:, : 4 * w].reshape(h, w, 4)
+    ys = np.minimum(((np.arange(height) + 0.5) / sy).astype(np.intp), h - 1)
+    xs = np.minimum(((np.arange(width) + 0.5) / sx).astype(np.intp), w - 1)
+    out = np.ascontiguousarray(src[ys][:, xs])
+    return QImage(out.data, width, height, 4 * width, QImage.Format.Format_ARGB32).copy()
+
+
+def portable_svg(svg: bytes) -> bytes:
+    """``svg`` (QSvgGenerator output) drawn alike by Qt's renderer and librsvg: cosmetic strokes
+    in pixels (:func:`flatten_cosmetic_strokes`), text at whole font sizes and small images
+    written at their drawn size (see the module doc)."""
+    root = ET.fromstring(flatten_cosmetic_strokes(svg))
+    for group in root.iter(f"{{{SVG_NS}}}g"):
+        m = _matrix(group.get("transform")) or _IDENTITY
+        for child in group:
+            if _tag(child) == "text":
+                _whole_size_text(child)
+            elif _tag(child) == "image":
+                _blocky_image(child, m)
+    for el in root:
+        if _tag(el) == "text":
+            _whole_size_text(el)
     out: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
     return out
