@@ -9,8 +9,13 @@ A :class:`DeckController` belongs to one window (its parent) and works on the wi
   the window's error box and nothing changes (the deck that was open stays open).
 - **Show a step**: the step's tab gets the tab's defaults with the step's parameters on top, in
   one validated, atomic :meth:`ParamState.update`; then that tab is shown, a heatmap-like panel
-  with a ``reset_view`` shows its figure whole, the caption goes to the banner above the tabs and
-  the status bar reads "Step 3 / 9 — title". Other tabs, the theme, the scale are not touched.
+  with a ``reset_view`` shows its figure whole, the step's ``focus`` figure is enlarged (a step
+  without one restores all the tab's figures, so the previous step's enlargement does not
+  linger), the caption goes to the banner above the tabs (wrapped, never cut) and the status bar
+  reads "Step 3 / 9" (short enough for any window; the deck title is in its tooltip and in the
+  step list). Other tabs, the theme, the scale are not touched.
+- **Go to step…** (File ▸ Go to step…, ``Ctrl+G``): a list of the steps, "3. caption", with the
+  deck title above it; typing a step's number selects it, Enter shows it.
 - **Keys** (only while a deck is open; without one, these keys do what they always did):
   ``Page Down`` / ``Page Up`` — what presenter clickers send — always step, wherever the focus
   is (a slider or number field keeps its arrow keys). ``→`` / ``←`` step too, unless the focused
@@ -18,7 +23,8 @@ A :class:`DeckController` belongs to one window (its parent) and works on the wi
   they keep moving the value or the cursor. The tab bar and the plots do not count: with a deck
   open, arrows on them step.
 - **Edit** (File ▸ Add current view as step): inserts the current tab and its parameters (those
-  that differ from the defaults) after the current step, with an optional caption, and shows it;
+  that differ from the defaults) and its enlarged figure (as the step's focus) after the current
+  step, with an optional caption, and shows it;
   with no deck open it starts an "Untitled deck". File ▸ Save deck… writes it atomically; the
   save dialog asks before replacing a file, :meth:`DeckController.save` never replaces one
   unless told to.
@@ -141,6 +147,10 @@ class DeckController(QObject):
         self.next_action = add_action(
             self, menu, "&Next step", "next_step_action", ["PgDown"], self.step_forward,
             tip="Show the next step of the deck (also →, and a presenter's clicker)",
+        )  # fmt: skip
+        self.goto_action = add_action(
+            self, menu, "&Go to step…", "goto_step_action", ["Ctrl+G"], self.goto_dialog,
+            tip="Choose a step of the deck from a list (type its number, Enter shows it)",
         )  # fmt: skip
         self.previous_action = add_action(
             self, menu, "&Previous step", "previous_step_action", ["PgUp"], self.step_back,
@@ -266,14 +276,32 @@ class DeckController(QObject):
         reset_view = getattr(panel, "reset_view", None)
         if callable(reset_view):
             reset_view()
+        if panel is not None:
+            panel.enlarge_figure(step.focus)
         self._sync()
         return True
+
+    def goto_dialog(self) -> bool:
+        """File ▸ Go to step… (Ctrl+G): pick a step from the list; Enter shows it."""
+        from posenc_gui.widgets.deck import StepListDialog
+
+        if self.deck is None:
+            return False
+        dialog = StepListDialog(self.deck, self.index, self._parts.dialog_parent())
+        try:
+            if not dialog.exec():
+                return False
+            return self.go_to(dialog.chosen())
+        finally:
+            dialog.deleteLater()
 
     # -- editing and saving ---------------------------------------------------------------------
     def add_current_step(self, caption: str = "") -> Step:
         """Insert the current view after the current step (a new deck when none is open)."""
         tab = self._parts.current_tab_id()
-        step = Step.from_values(tab, self._parts.session.state(tab).values(), caption)
+        panel = self._parts.panels.get(tab)
+        focus = panel.enlarged_figure if panel is not None else None
+        step = Step.from_values(tab, self._parts.session.state(tab).values(), caption, focus)
         if self.deck is None:
             self.deck, self.path, self.index = Deck(UNTITLED, (step,)), None, 0
             self._set_filter(True)
@@ -388,17 +416,24 @@ class DeckController(QObject):
         return f"{self.index + 1} / {len(self.deck)}" if self.deck is not None else ""
 
     def status_text(self) -> str:
-        """What the status bar shows: ``"Step 3 / 9 — title"`` (empty without a deck)."""
+        """What the status bar shows: ``"Step 3 / 9"`` (empty without a deck). Short, so it
+        is never cut and leaves room for the notices; the title is in :meth:`status_tip`."""
         if self.deck is None:
             return ""
         unsaved = " (not saved)" if self.modified else ""
-        return f"Step {self._where()} — {self.deck.title}{unsaved}"
+        return f"Step {self._where()}{unsaved}"
+
+    def status_tip(self) -> str:
+        """The status's tooltip: the deck title in full (empty without a deck)."""
+        return "" if self.deck is None else f"{self.deck.title} — step {self._where()}"
 
     def _sync(self) -> None:
         open_ = self.deck is not None
         self.status_label.setText(self.status_text())
+        self.status_label.setToolTip(self.status_tip())
         self.status_label.setVisible(open_)
-        for name in ("next_action", "previous_action", "close_action", "save_action"):
+        actions = ("next_action", "previous_action", "goto_action", "close_action", "save_action")
+        for name in actions:
             action = getattr(self, name, None)
             if action is not None:
                 action.setEnabled(open_)
