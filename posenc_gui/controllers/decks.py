@@ -33,6 +33,7 @@ A :class:`DeckController` belongs to one window (its parent) and works on the wi
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QKeyEvent
@@ -60,6 +61,9 @@ from posenc_gui.state.deck import UNTITLED, Deck, DeckError, Step, bundled_decks
 from posenc_gui.state.params import ParamError
 from posenc_gui.state.registry import TAB_IDS
 from posenc_gui.widgets.animation import Animator
+
+if TYPE_CHECKING:
+    from posenc_gui.widgets.deck import StepListDialog
 
 DECK_FILTER = "PosEnc Explorer decks (*.json);;All files (*)"
 LAST_DECK_DIR_KEY = "last_deck_dir"
@@ -96,6 +100,8 @@ class DeckController(QObject):
         #: Steps were added since the deck was opened or saved.
         self.modified = False
         self._filtering = False
+        #: The open Go to step… list (``None``: not open).
+        self.step_list: StepListDialog | None = None
         self.banner = DeckBanner(window)
         self.status_label = QLabel(window)
         self.status_label.setObjectName("deck_status")
@@ -281,19 +287,33 @@ class DeckController(QObject):
         self._sync()
         return True
 
-    def goto_dialog(self) -> bool:
-        """File ▸ Go to step… (Ctrl+G): pick a step from the list; Enter shows it."""
+    def goto_dialog(self) -> None:
+        """File ▸ Go to step… (Ctrl+G): the list of steps (window-modal, not blocking); Enter
+        shows the selected step, Esc leaves the deck where it was."""
         from posenc_gui.widgets.deck import StepListDialog
 
         if self.deck is None:
-            return False
+            return
+        if self.step_list is not None:
+            self.step_list.close()
         dialog = StepListDialog(self.deck, self.index, self._parts.dialog_parent())
-        try:
-            if not dialog.exec():
-                return False
-            return self.go_to(dialog.chosen())
-        finally:
-            dialog.deleteLater()
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.step_chosen.connect(self._step_chosen)
+        dialog.finished.connect(self._step_list_finished)
+        dialog.destroyed.connect(self._step_list_gone)
+        self.step_list = dialog
+        dialog.open()
+
+    def _step_chosen(self, index: int) -> None:
+        self.go_to(index)
+
+    def _step_list_finished(self, *_: object) -> None:
+        """The keys go back to the window (Page Down steps on at once)."""
+        self._parts.dialog_parent().activateWindow()
+        self._parts.tabs.setFocus()
+
+    def _step_list_gone(self, *_: object) -> None:
+        self.step_list = None
 
     # -- editing and saving ---------------------------------------------------------------------
     def add_current_step(self, caption: str = "") -> Step:

@@ -12,14 +12,15 @@ before. So a step always shows the same figure, forwards or backwards, and a dec
 still means the same thing when a tab gains a parameter. ``caption`` (optional, may be empty) is
 shown as a banner above the tab. ``focus`` (optional) names the figure the caption talks about:
 one of the tab's figure ids (:attr:`TabModel.figures`); showing the step enlarges that figure
-(no focus: the tab shows all its figures). A step holds nothing else: no theme, scale or zoom (those belong
-to the lecturer, not to the lesson).
+(no focus: the tab shows all its figures). A step holds nothing else: no theme, scale or zoom
+(those belong to the lecturer, not to the lesson).
 
 :meth:`Deck.from_dict` validates everything through the tabs' models, exactly like a session:
 a file that is not a deck, comes from a newer version, is empty, or has a step with an unknown
-tab, an unknown parameter, a focus the tab has no figure for, a value of the wrong type or out of its range (static or dynamic,
-such as a position beyond the sequence) raises :class:`DeckError` with one sentence naming the
-step (counted from 1) and the field. Nothing is half-loaded.
+tab, an unknown parameter, a value of the wrong type or out of its range (static or dynamic,
+such as a position beyond the sequence) or a focus that is not one of the tab's figures raises
+:class:`DeckError` with one sentence naming the step (counted from 1) and the field. Nothing is
+half-loaded.
 """
 
 from __future__ import annotations

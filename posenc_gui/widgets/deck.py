@@ -9,7 +9,7 @@ else). It restyles itself when the theme or scale changes.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QDialog,
@@ -80,11 +80,15 @@ class StepListDialog(QDialog):
     """The steps of a deck as a list, the current one selected; the deck title above it.
 
     Typing a step's number selects it (the list's keyboard search: every entry starts with its
-    number and a dot), the arrows move, Enter or a double-click shows the selected step.
+    number and a dot), the arrows move, Enter or a double-click shows the selected step:
+    :attr:`step_chosen` (0-based) is emitted and the dialog closes.
     """
+
+    step_chosen = Signal(int)
 
     def __init__(self, deck: Deck, current: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._chosen = False
         self.setObjectName("step_list_dialog")
         self.setWindowTitle("Go to step")
         column = QVBoxLayout(self)
@@ -120,6 +124,15 @@ class StepListDialog(QDialog):
     def chosen(self) -> int:
         """The selected step (0-based)."""
         return max(0, self.steps.currentRow())
+
+    def accept(self) -> None:
+        """Enter, double-click or "Show step": emit :attr:`step_chosen` and close."""
+        if self._chosen:
+            return  # (Enter activates the list and then presses the default button)
+        self._chosen = True
+        super().accept()
+        if self.steps.currentRow() >= 0:
+            self.step_chosen.emit(self.chosen())
 
     def _activated(self, _item: QListWidgetItem) -> None:
         self.accept()
