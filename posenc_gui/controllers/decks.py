@@ -108,6 +108,9 @@ class DeckController(QObject):
         self.status_label.hide()
         status_bar.addPermanentWidget(self.status_label)
         parts.tabs.currentChanged.connect(self._sync_banner)
+        #: The current step's figure is still to be shown (its panel was not built yet).
+        self._figure_owed = False
+        parts.tabs.installEventFilter(self)  # (Show: the panels were built, see _show_figure)
 
     def wrap(self, central: QWidget) -> QWidget:
         """``central`` with the banner above it (the window's central widget)."""
@@ -148,19 +151,20 @@ class DeckController(QObject):
         self.add_action = add_action(
             self, menu, "&Add current view as step…", "add_step_action", ["Ctrl+Shift+A"],
             self.add_step_dialog,
-            tip="Insert the current tab and its parameters after the current step",
+            tip="Insert the current tab, its parameters and its enlarged figure after the current "
+            "step",
         )  # fmt: skip
         self.next_action = add_action(
             self, menu, "&Next step", "next_step_action", ["PgDown"], self.step_forward,
             tip="Show the next step of the deck (also →, and a presenter's clicker)",
         )  # fmt: skip
-        self.goto_action = add_action(
-            self, menu, "&Go to step…", "goto_step_action", ["Ctrl+G"], self.goto_dialog,
-            tip="Choose a step of the deck from a list (type its number, Enter shows it)",
-        )  # fmt: skip
         self.previous_action = add_action(
             self, menu, "&Previous step", "previous_step_action", ["PgUp"], self.step_back,
             tip="Show the previous step of the deck (also ←)",
+        )  # fmt: skip
+        self.goto_action = add_action(
+            self, menu, "Go &to step…", "goto_step_action", ["Ctrl+G"], self.goto_dialog,
+            tip="Choose a step of the deck from a list (type its number, Enter shows it)",
         )  # fmt: skip
         self.close_action = add_action(
             self, menu, "C&lose deck", "close_deck_action", None, self.close_dialog,
@@ -206,7 +210,8 @@ class DeckController(QObject):
             return False
         self._set_filter(True)
         self._parts.tabs.setFocus()  # arrows step from here (the tab bar does not keep them)
-        self._messages.show(f"Opened deck “{deck.title}” ({len(deck)} steps)")
+        # short notices: the status bar's permanent widgets leave them ~400 px on a projector
+        self._messages.show(f"Opened a deck of {len(deck)} steps (Ctrl+G lists them)")
         return True
 
     def open_dialog(self) -> None:
@@ -233,11 +238,11 @@ class DeckController(QObject):
         """File ▸ Close deck: the banner goes, the tabs keep what they show."""
         if self.deck is None:
             return
-        title = self.deck.title
         self.deck, self.path, self.modified, self.index = None, None, False, 0
+        self._figure_owed = False
         self._set_filter(False)
         self._sync()
-        self._messages.show(f"Closed deck “{title}”")
+        self._messages.show("Closed the deck")
 
     # -- stepping -------------------------------------------------------------------------------
     def step_forward(self) -> bool:
@@ -259,7 +264,7 @@ class DeckController(QObject):
         target = self.index + delta
         if not 0 <= target < len(self.deck):
             end = "last" if delta > 0 else "first"
-            self._messages.show(f"This is the {end} step of the deck ({self._where()})")
+            self._messages.show(f"This is the {end} step ({self._where()})")
             return False
         return self.go_to(target)
 
@@ -278,14 +283,24 @@ class DeckController(QObject):
             return False
         self.index = index
         self._parts.tabs.setCurrentIndex(TAB_IDS.index(step.tab))
-        panel = self._parts.panels.get(step.tab)
+        self._figure_owed = True
+        self._show_figure()
+        self._sync()
+        return True
+
+    def _show_figure(self) -> None:
+        """The current step's figure on its panel: the whole view (``reset_view``), the focus
+        enlarged. A panel not built yet (the window still loading) gets it when the tabs come
+        on screen."""
+        step = self.current_step()
+        panel = self._parts.panels.get(step.tab) if step is not None else None
+        if step is None or panel is None or not self._figure_owed:
+            return
+        self._figure_owed = False
         reset_view = getattr(panel, "reset_view", None)
         if callable(reset_view):
             reset_view()
-        if panel is not None:
-            panel.enlarge_figure(step.focus)
-        self._sync()
-        return True
+        panel.enlarge_figure(step.focus)
 
     def goto_dialog(self) -> None:
         """File ▸ Go to step… (Ctrl+G): the list of steps (window-modal, not blocking); Enter
@@ -403,7 +418,11 @@ class DeckController(QObject):
 
     # -- keys -----------------------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """→ / ← step while a deck is open, unless the focused widget uses the arrows."""
+        """→ / ← step while a deck is open, unless the focused widget uses the arrows; the
+        tabs shown (the window finished loading): the step's figure."""
+        if event.type() == QEvent.Type.Show and watched is self._parts.tabs:
+            self._show_figure()
+            return False
         if event.type() != QEvent.Type.KeyPress or self.deck is None:
             return False
         assert isinstance(event, QKeyEvent)
