@@ -10,13 +10,14 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QAbstractSlider, QAbstractSpinBox, QWidget
+from PySide6.QtWidgets import QAbstractSlider, QAbstractSpinBox, QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
 from posenc_gui.cli import main
 from posenc_gui.main_window import MainWindow
-from posenc_gui.state.deck import BUNDLED_DIR, Deck, bundled_decks
+from posenc_gui.state.deck import BUNDLED_DIR, Deck, Step, bundled_decks
 from posenc_gui.state.registry import TAB_IDS
+from posenc_gui.widgets.deck import StepListDialog
 
 PGDOWN, PGUP = Qt.Key.Key_PageDown, Qt.Key.Key_PageUp
 RIGHT, LEFT = Qt.Key.Key_Right, Qt.Key.Key_Left
@@ -49,7 +50,10 @@ def _check_step(w: MainWindow, deck: Deck, k: int) -> None:
     assert w.panels[step.tab].state.values() == step.values()  # the panel shows them
     assert w.deck.banner.isVisible() and w.deck.banner.text() == step.caption
     assert w.deck.status_label.isVisible()
-    assert w.deck.status_label.text() == f"Step {k + 1} / {len(deck)} — {deck.title}"
+    assert w.deck.status_label.text() == f"Step {k + 1} / {len(deck)}"
+    assert deck.title in w.deck.status_label.toolTip()
+    panel = w.panels[step.tab]
+    assert panel.enlarged_figure == step.focus  # the step's figure, enlarged
 
 
 def _slider(w: MainWindow, name: str) -> QAbstractSlider:
@@ -212,7 +216,8 @@ def test_add_save_and_reopen_round_trip(window: MainWindow, qtbot: QtBot, tmp_pa
     rope.update({"m": 40, "n": 37, "dim": 128})
     first = w.deck.add_current_step("Distance 3")
     assert first.params == {"m": 40, "n": 37, "dim": 128}
-    assert w.deck.status_label.text() == "Step 1 / 1 — Untitled deck (not saved)"
+    assert w.deck.status_label.text() == "Step 1 / 1 (not saved)"
+    assert "Untitled deck" in w.deck.status_label.toolTip()
     assert w.deck.banner.text() == "Distance 3"
     qtbot.keyClick(w, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
     w.session.state("sine").set("frequency", 2.5)
@@ -227,7 +232,8 @@ def test_add_save_and_reopen_round_trip(window: MainWindow, qtbot: QtBot, tmp_pa
     path = tmp_path / "my_lecture.json"
     assert w.deck.save(path)
     assert w.deck.deck is not None and w.deck.deck.title == "my lecture"
-    assert w.deck.status_label.text() == "Step 2 / 3 — my lecture"
+    assert w.deck.status_label.text() == "Step 2 / 3"
+    assert w.deck.status_label.toolTip().startswith("my lecture")
     saved = path.read_text(encoding="utf-8")
     # never replaced without asking
     assert not w.deck.save(path)
@@ -253,11 +259,13 @@ def test_add_save_and_reopen_round_trip(window: MainWindow, qtbot: QtBot, tmp_pa
 def test_deck_menu_entries_and_shortcut_table(window: MainWindow) -> None:
     names = {a.objectName() for a in window.file_menu.actions()}
     for name in ("open_deck_action", "save_deck_action", "add_step_action",
-                 "next_step_action", "previous_step_action", "close_deck_action"):  # fmt: skip
+                 "next_step_action", "previous_step_action", "goto_step_action",
+                 "close_deck_action"):  # fmt: skip
         assert name in names
     assert len(window.deck.bundled_actions) == len(bundled_decks())
     rows = {a: k for _, a, k in window.shortcut_table()}
     assert rows["Next step"] == "PgDown" and rows["Previous step"] == "PgUp"
+    assert rows["Go to step"] == "Ctrl+G"
 
 
 # -- command line -------------------------------------------------------------------------------
@@ -343,3 +351,141 @@ def test_a_step_pauses_a_running_animation(window: MainWindow, qtbot: QtBot) -> 
     _check_step(w, deck, 1)
     qtbot.wait(100)  # no tick moves it after the step
     _check_step(w, deck, 1)
+
+
+# -- focus, Go to step, text that fits ----------------------------------------------------------
+def test_a_step_enlarges_its_focus_and_a_step_without_one_restores(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    w = window
+    deck = Deck(
+        "Focus",
+        (
+            Step("rope", {"m": 9}, "the circle", focus="circle"),
+            Step("rope", {"m": 8}, "everything"),
+            Step("rope", {"m": 7}, "the curves", focus="curves"),
+        ),
+    )
+    assert w.deck.open_deck(deck)
+    panel = w.panels["rope"]
+    circle, curves = panel.figure_widgets["circle"], panel.figure_widgets["curves"]
+    assert panel.enlarged_figure == "circle"
+    qtbot.waitUntil(lambda: circle.isVisible() and not curves.isVisible())
+    qtbot.keyClick(w, PGDOWN)
+    assert panel.enlarged_figure is None
+    qtbot.waitUntil(lambda: circle.isVisible() and curves.isVisible())
+    qtbot.keyClick(w, PGDOWN)
+    assert panel.enlarged_figure == "curves"
+    qtbot.waitUntil(lambda: curves.isVisible() and not circle.isVisible())
+
+
+def test_add_step_records_the_enlarged_figure(window: MainWindow, tmp_path: Path) -> None:
+    w = window
+    panel = w.panels["sine"]
+    panel.enlarge_figure("ladder")
+    assert w.deck.add_current_step("the ladder").focus == "ladder"
+    panel.enlarge_figure(None)
+    assert w.deck.add_current_step("all of it").focus is None
+    path = tmp_path / "focus.json"
+    assert w.deck.save(path)
+    steps = json.loads(path.read_text(encoding="utf-8"))["steps"]
+    assert steps[0]["focus"] == "ladder" and "focus" not in steps[1]
+    assert Deck.load(path).steps[0].focus == "ladder"
+
+
+def _step_list(w: MainWindow, qtbot: QtBot) -> StepListDialog:
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w)  # (a dialog just closed)
+    qtbot.keyClick(w, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: w.deck.step_list is not None and w.deck.step_list.isVisible())
+    dialog = w.deck.step_list
+    assert dialog is not None
+    qtbot.waitUntil(dialog.steps.hasFocus)  # keys go to the list at once
+    return dialog
+
+
+def test_go_to_step_lists_the_steps_by_number(window: MainWindow, qtbot: QtBot) -> None:
+    w = window
+    deck = Deck.load(BUNDLED_DIR / "01-notebook.json")
+    assert w.deck.open_deck(deck, 2)
+    dialog = _step_list(w, qtbot)
+    assert dialog.title_label.text() == deck.title  # the title in full (wrapped)
+    texts = [dialog.steps.item(k).text() for k in range(dialog.steps.count())]
+    assert texts == [f"{k + 1}. {s.caption}" for k, s in enumerate(deck.steps)]
+    assert dialog.steps.currentRow() == 1  # where the deck is
+    qtbot.keyClicks(dialog.steps, "7")
+    assert dialog.steps.currentRow() == 6
+    qtbot.keyClick(dialog.steps, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: w.deck.step_list is None)
+    _check_step(w, deck, 6)
+    # Esc leaves the deck where it was; a two-digit number works too
+    dialog = _step_list(w, qtbot)
+    qtbot.keyClicks(dialog.steps, "10")
+    assert dialog.steps.currentRow() == 9
+    qtbot.keyClick(dialog.steps, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: w.deck.step_list is None)
+    _check_step(w, deck, 6)
+
+
+def test_go_to_step_needs_a_deck(window: MainWindow) -> None:
+    assert not window.deck.goto_action.isEnabled()
+    window.deck.goto_dialog()
+    assert window.deck.step_list is None
+
+
+def _fits(label: QLabel) -> bool:
+    """The label's whole text fits its rectangle (a wrapped label: its height for its width)."""
+    if label.wordWrap():
+        return label.heightForWidth(label.width()) <= label.height()
+    return label.sizeHint().width() <= label.width()
+
+
+@pytest.mark.parametrize("present", [False, True])
+def test_title_status_and_last_step_notice_fit_at_1024x768(
+    open_window: Callable[..., MainWindow], qtbot: QtBot, present: bool
+) -> None:
+    w = open_window("sine", (1024, 768))
+    w.set_presentation(present)
+    longest = max(bundled_decks(), key=lambda p: len(Deck.load(p).title))
+    deck = Deck.load(longest)
+    assert w.deck.open_deck(deck, len(deck))
+    # the longest caption of every bundled deck, wrapped, never cut
+    caption = max((s.caption for p in bundled_decks() for s in Deck.load(p).steps), key=len)
+    w.deck.banner.show_caption(caption)
+    qtbot.waitUntil(lambda: _fits(w.deck.banner) and w.deck.banner.height() > 0)
+    assert w.deck.banner.wordWrap() and w.deck.banner.text() == caption
+    assert _fits(w.deck.status_label) and w.deck.status_label.isVisible()
+    qtbot.keyClick(w, PGDOWN)
+    bar = w.statusBar()
+    notice = bar.currentMessage()
+    assert notice.startswith("This is the last step")
+    # the notice is drawn left of the status bar's permanent widgets (deck status, playback)
+    permanent = bar.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+    room = min(c.x() for c in permanent if c.isVisible() and c.x() > 0)
+    width = bar.fontMetrics().horizontalAdvance(notice)
+    assert width < room
+    # on a projector's X server the status bar's font is ~1.6 times larger (measured): the
+    # notice and the permanent widgets grow alike, and the notice still fits
+    grow = 1.6
+    assert width * grow < bar.width() - grow * (bar.width() - room)
+    # the title in full: the status's tooltip and the step list's wrapped title
+    assert deck.title in w.deck.status_label.toolTip()
+    dialog = _step_list(w, qtbot)
+    qtbot.waitUntil(lambda: _fits(dialog.title_label))
+    assert dialog.title_label.text() == deck.title
+    dialog.reject()
+
+
+def test_a_deck_opened_while_the_window_loads_shows_its_figure(qtbot: QtBot) -> None:
+    """``posenc-gui --deck F``: the deck opens before the panels are built (torch loading)."""
+    from posenc_gui.state.session import Session
+
+    w = MainWindow(session=Session("sine"))
+    qtbot.addWidget(w)
+    deck = Deck.load(BUNDLED_DIR / "01-notebook.json")
+    assert w.deck.open_deck(deck, len(deck))
+    assert "encodings" not in w.panels  # not built yet
+    w.show()
+    w.load_panels()
+    qtbot.waitUntil(lambda: "encodings" in w.panels)
+    qtbot.waitUntil(lambda: w.panels["encodings"].enlarged_figure == deck.steps[-1].focus)
+    w.deck.close_deck()

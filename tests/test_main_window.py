@@ -76,7 +76,7 @@ def test_menus_and_about(qtbot: QtBot) -> None:
     assert file_items == [
         "&Open session…", "Open &recent", "&Save session…",
         "Open dec&k…", "Open &bundled deck", "Sa&ve deck…", "&Add current view as step…",
-        "&Next step", "&Previous step", "C&lose deck",
+        "&Next step", "&Previous step", "Go &to step…", "C&lose deck",
         "&Export figure as PNG…",
         "Export figure as SV&G…", "Export figure as animated G&IF…", "Export &data as CSV…",
         "Export data as NumP&y (.npz)…",

@@ -9,8 +9,13 @@ A :class:`DeckController` belongs to one window (its parent) and works on the wi
   the window's error box and nothing changes (the deck that was open stays open).
 - **Show a step**: the step's tab gets the tab's defaults with the step's parameters on top, in
   one validated, atomic :meth:`ParamState.update`; then that tab is shown, a heatmap-like panel
-  with a ``reset_view`` shows its figure whole, the caption goes to the banner above the tabs and
-  the status bar reads "Step 3 / 9 — title". Other tabs, the theme, the scale are not touched.
+  with a ``reset_view`` shows its figure whole, the step's ``focus`` figure is enlarged (a step
+  without one restores all the tab's figures, so the previous step's enlargement does not
+  linger), the caption goes to the banner above the tabs (wrapped, never cut) and the status bar
+  reads "Step 3 / 9" (short enough for any window; the deck title is in its tooltip and in the
+  step list). Other tabs, the theme, the scale are not touched.
+- **Go to step…** (File ▸ Go to step…, ``Ctrl+G``): a list of the steps, "3. caption", with the
+  deck title above it; typing a step's number selects it, Enter shows it.
 - **Keys** (only while a deck is open; without one, these keys do what they always did):
   ``Page Down`` / ``Page Up`` — what presenter clickers send — always step, wherever the focus
   is (a slider or number field keeps its arrow keys). ``→`` / ``←`` step too, unless the focused
@@ -18,7 +23,8 @@ A :class:`DeckController` belongs to one window (its parent) and works on the wi
   they keep moving the value or the cursor. The tab bar and the plots do not count: with a deck
   open, arrows on them step.
 - **Edit** (File ▸ Add current view as step): inserts the current tab and its parameters (those
-  that differ from the defaults) after the current step, with an optional caption, and shows it;
+  that differ from the defaults) and its enlarged figure (as the step's focus) after the current
+  step, with an optional caption, and shows it;
   with no deck open it starts an "Untitled deck". File ▸ Save deck… writes it atomically; the
   save dialog asks before replacing a file, :meth:`DeckController.save` never replaces one
   unless told to.
@@ -27,6 +33,7 @@ A :class:`DeckController` belongs to one window (its parent) and works on the wi
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QKeyEvent
@@ -54,6 +61,9 @@ from posenc_gui.state.deck import UNTITLED, Deck, DeckError, Step, bundled_decks
 from posenc_gui.state.params import ParamError
 from posenc_gui.state.registry import TAB_IDS
 from posenc_gui.widgets.animation import Animator
+
+if TYPE_CHECKING:
+    from posenc_gui.widgets.deck import StepListDialog
 
 DECK_FILTER = "PosEnc Explorer decks (*.json);;All files (*)"
 LAST_DECK_DIR_KEY = "last_deck_dir"
@@ -90,12 +100,17 @@ class DeckController(QObject):
         #: Steps were added since the deck was opened or saved.
         self.modified = False
         self._filtering = False
+        #: The open Go to step… list (``None``: not open).
+        self.step_list: StepListDialog | None = None
         self.banner = DeckBanner(window)
         self.status_label = QLabel(window)
         self.status_label.setObjectName("deck_status")
         self.status_label.hide()
         status_bar.addPermanentWidget(self.status_label)
         parts.tabs.currentChanged.connect(self._sync_banner)
+        #: The current step's figure is still to be shown (its panel was not built yet).
+        self._figure_owed = False
+        parts.tabs.installEventFilter(self)  # (Show: the panels were built, see _show_figure)
 
     def wrap(self, central: QWidget) -> QWidget:
         """``central`` with the banner above it (the window's central widget)."""
@@ -136,7 +151,8 @@ class DeckController(QObject):
         self.add_action = add_action(
             self, menu, "&Add current view as step…", "add_step_action", ["Ctrl+Shift+A"],
             self.add_step_dialog,
-            tip="Insert the current tab and its parameters after the current step",
+            tip="Insert the current tab, its parameters and its enlarged figure after the current "
+            "step",
         )  # fmt: skip
         self.next_action = add_action(
             self, menu, "&Next step", "next_step_action", ["PgDown"], self.step_forward,
@@ -145,6 +161,10 @@ class DeckController(QObject):
         self.previous_action = add_action(
             self, menu, "&Previous step", "previous_step_action", ["PgUp"], self.step_back,
             tip="Show the previous step of the deck (also ←)",
+        )  # fmt: skip
+        self.goto_action = add_action(
+            self, menu, "Go &to step…", "goto_step_action", ["Ctrl+G"], self.goto_dialog,
+            tip="Choose a step of the deck from a list (type its number, Enter shows it)",
         )  # fmt: skip
         self.close_action = add_action(
             self, menu, "C&lose deck", "close_deck_action", None, self.close_dialog,
@@ -190,7 +210,8 @@ class DeckController(QObject):
             return False
         self._set_filter(True)
         self._parts.tabs.setFocus()  # arrows step from here (the tab bar does not keep them)
-        self._messages.show(f"Opened deck “{deck.title}” ({len(deck)} steps)")
+        # short notices: the status bar's permanent widgets leave them ~400 px on a projector
+        self._messages.show(f"Opened a deck of {len(deck)} steps (Ctrl+G lists them)")
         return True
 
     def open_dialog(self) -> None:
@@ -217,11 +238,11 @@ class DeckController(QObject):
         """File ▸ Close deck: the banner goes, the tabs keep what they show."""
         if self.deck is None:
             return
-        title = self.deck.title
         self.deck, self.path, self.modified, self.index = None, None, False, 0
+        self._figure_owed = False
         self._set_filter(False)
         self._sync()
-        self._messages.show(f"Closed deck “{title}”")
+        self._messages.show("Closed the deck")
 
     # -- stepping -------------------------------------------------------------------------------
     def step_forward(self) -> bool:
@@ -243,7 +264,7 @@ class DeckController(QObject):
         target = self.index + delta
         if not 0 <= target < len(self.deck):
             end = "last" if delta > 0 else "first"
-            self._messages.show(f"This is the {end} step of the deck ({self._where()})")
+            self._messages.show(f"This is the {end} step ({self._where()})")
             return False
         return self.go_to(target)
 
@@ -262,18 +283,60 @@ class DeckController(QObject):
             return False
         self.index = index
         self._parts.tabs.setCurrentIndex(TAB_IDS.index(step.tab))
-        panel = self._parts.panels.get(step.tab)
+        self._figure_owed = True
+        self._show_figure()
+        self._sync()
+        return True
+
+    def _show_figure(self) -> None:
+        """The current step's figure on its panel: the whole view (``reset_view``), the focus
+        enlarged. A panel not built yet (the window still loading) gets it when the tabs come
+        on screen."""
+        step = self.current_step()
+        panel = self._parts.panels.get(step.tab) if step is not None else None
+        if step is None or panel is None or not self._figure_owed:
+            return
+        self._figure_owed = False
         reset_view = getattr(panel, "reset_view", None)
         if callable(reset_view):
             reset_view()
-        self._sync()
-        return True
+        panel.enlarge_figure(step.focus)
+
+    def goto_dialog(self) -> None:
+        """File ▸ Go to step… (Ctrl+G): the list of steps (window-modal, not blocking); Enter
+        shows the selected step, Esc leaves the deck where it was."""
+        from posenc_gui.widgets.deck import StepListDialog
+
+        if self.deck is None:
+            return
+        if self.step_list is not None:
+            self.step_list.close()
+        dialog = StepListDialog(self.deck, self.index, self._parts.dialog_parent())
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.step_chosen.connect(self._step_chosen)
+        dialog.finished.connect(self._step_list_finished)
+        dialog.destroyed.connect(self._step_list_gone)
+        self.step_list = dialog
+        dialog.open()
+
+    def _step_chosen(self, index: int) -> None:
+        self.go_to(index)
+
+    def _step_list_finished(self, *_: object) -> None:
+        """The keys go back to the window (Page Down steps on at once)."""
+        self._parts.dialog_parent().activateWindow()
+        self._parts.tabs.setFocus()
+
+    def _step_list_gone(self, *_: object) -> None:
+        self.step_list = None
 
     # -- editing and saving ---------------------------------------------------------------------
     def add_current_step(self, caption: str = "") -> Step:
         """Insert the current view after the current step (a new deck when none is open)."""
         tab = self._parts.current_tab_id()
-        step = Step.from_values(tab, self._parts.session.state(tab).values(), caption)
+        panel = self._parts.panels.get(tab)
+        focus = panel.enlarged_figure if panel is not None else None
+        step = Step.from_values(tab, self._parts.session.state(tab).values(), caption, focus)
         if self.deck is None:
             self.deck, self.path, self.index = Deck(UNTITLED, (step,)), None, 0
             self._set_filter(True)
@@ -355,7 +418,11 @@ class DeckController(QObject):
 
     # -- keys -----------------------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """→ / ← step while a deck is open, unless the focused widget uses the arrows."""
+        """→ / ← step while a deck is open, unless the focused widget uses the arrows; the
+        tabs shown (the window finished loading): the step's figure."""
+        if event.type() == QEvent.Type.Show and watched is self._parts.tabs:
+            self._show_figure()
+            return False
         if event.type() != QEvent.Type.KeyPress or self.deck is None:
             return False
         assert isinstance(event, QKeyEvent)
@@ -388,17 +455,24 @@ class DeckController(QObject):
         return f"{self.index + 1} / {len(self.deck)}" if self.deck is not None else ""
 
     def status_text(self) -> str:
-        """What the status bar shows: ``"Step 3 / 9 — title"`` (empty without a deck)."""
+        """What the status bar shows: ``"Step 3 / 9"`` (empty without a deck). Short, so it
+        is never cut and leaves room for the notices; the title is in :meth:`status_tip`."""
         if self.deck is None:
             return ""
         unsaved = " (not saved)" if self.modified else ""
-        return f"Step {self._where()} — {self.deck.title}{unsaved}"
+        return f"Step {self._where()}{unsaved}"
+
+    def status_tip(self) -> str:
+        """The status's tooltip: the deck title in full (empty without a deck)."""
+        return "" if self.deck is None else f"{self.deck.title} — step {self._where()}"
 
     def _sync(self) -> None:
         open_ = self.deck is not None
         self.status_label.setText(self.status_text())
+        self.status_label.setToolTip(self.status_tip())
         self.status_label.setVisible(open_)
-        for name in ("next_action", "previous_action", "close_action", "save_action"):
+        actions = ("next_action", "previous_action", "goto_action", "close_action", "save_action")
+        for name in actions:
             action = getattr(self, name, None)
             if action is not None:
                 action.setEnabled(open_)

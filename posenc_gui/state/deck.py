@@ -3,20 +3,24 @@
 A deck file is JSON (schema :data:`SCHEMA_VERSION`)::
 
     {"format": "posenc-deck", "version": 1, "title": "RoPE in five steps",
-     "steps": [{"tab": "rope", "params": {"m": 5, "n": 2}, "caption": "m − n = 3"}, ...]}
+     "steps": [{"tab": "rope", "params": {"m": 5, "n": 2}, "focus": "circle",
+                "caption": "m − n = 3"}, ...]}
 
 A :class:`Step` names a tab and only the parameters that matter for its figure; **every other
 parameter of that tab is at its default** when the step is shown, whatever the lecturer did
 before. So a step always shows the same figure, forwards or backwards, and a deck written today
 still means the same thing when a tab gains a parameter. ``caption`` (optional, may be empty) is
-shown as a banner above the tab. A step holds nothing else: no theme, scale or zoom (those belong
-to the lecturer, not to the lesson).
+shown as a banner above the tab. ``focus`` (optional) names the figure the caption talks about:
+one of the tab's figure ids (:attr:`TabModel.figures`); showing the step enlarges that figure
+(no focus: the tab shows all its figures). A step holds nothing else: no theme, scale or zoom
+(those belong to the lecturer, not to the lesson).
 
 :meth:`Deck.from_dict` validates everything through the tabs' models, exactly like a session:
 a file that is not a deck, comes from a newer version, is empty, or has a step with an unknown
 tab, an unknown parameter, a value of the wrong type or out of its range (static or dynamic,
-such as a position beyond the sequence) raises :class:`DeckError` with one sentence naming the
-step (counted from 1) and the field. Nothing is half-loaded.
+such as a position beyond the sequence) or a focus that is not one of the tab's figures raises
+:class:`DeckError` with one sentence naming the step (counted from 1) and the field. Nothing is
+half-loaded.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ MAX_FILE_BYTES = 1024 * 1024
 MAX_STEPS = 500
 MAX_TITLE_CHARS = 200
 MAX_CAPTION_CHARS = 600
-STEP_FIELDS = ("tab", "params", "caption")
+STEP_FIELDS = ("tab", "params", "focus", "caption")
 DECK_FIELDS = ("format", "version", "title", "steps")
 #: Title of a deck started with "Add current view as step".
 UNTITLED = "Untitled deck"
@@ -54,37 +58,47 @@ class DeckError(ValueError):
 
 @dataclass(frozen=True)
 class Step:
-    """One step: a tab, the parameters that differ from its defaults, and a caption."""
+    """One step: a tab, the parameters that differ from its defaults, the figure the caption
+    talks about (``None``: the whole tab) and a caption."""
 
     tab: str
     params: Mapping[str, Value] = field(default_factory=dict)
     caption: str = ""
+    focus: str | None = None
 
     def values(self) -> dict[str, Value]:
         """Every parameter of the tab: the defaults with :attr:`params` on top (validated)."""
         return get_model(self.tab).resolve(dict(self.params))
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready (``caption`` left out when empty)."""
+        """JSON-ready (``focus`` left out when ``None``, ``caption`` when empty)."""
         out: dict[str, Any] = {"tab": self.tab, "params": dict(self.params)}
+        if self.focus is not None:
+            out["focus"] = self.focus
         if self.caption:
             out["caption"] = self.caption
         return out
 
     @classmethod
-    def from_values(cls, tab: str, values: Mapping[str, Value], caption: str = "") -> Step:
-        """The step that shows ``values`` on ``tab``: only what differs from the defaults kept.
+    def from_values(
+        cls, tab: str, values: Mapping[str, Value], caption: str = "", focus: str | None = None
+    ) -> Step:
+        """The step that shows ``values`` on ``tab`` (``focus``: its enlarged figure, if any):
+        only what differs from the defaults kept.
 
-        Raises :class:`DeckError` when ``values`` are not accepted by the tab.
+        Raises :class:`DeckError` when ``values`` or ``focus`` are not accepted by the tab.
         """
-        step = _step({"tab": tab, "params": dict(values), "caption": caption}, 0)
+        raw: dict[str, object] = {"tab": tab, "params": dict(values), "caption": caption}
+        if focus is not None:
+            raw["focus"] = focus
+        step = _step(raw, 0)
         defaults = get_model(tab).defaults()
         kept = {
             k: v
             for k, v in step.params.items()
             if defaults[k] != v or type(defaults[k]) is not type(v)
         }
-        return cls(tab, kept, caption.strip())
+        return cls(tab, kept, caption.strip(), step.focus)
 
 
 @dataclass(frozen=True)
@@ -190,7 +204,7 @@ def _step(raw: object, number: int) -> Step:
     """Validate step ``number`` (1-based; 0: not part of a deck yet) through its tab's model."""
     where = f"step {number}" if number else "the step"
     if not isinstance(raw, Mapping):
-        raise DeckError(f"{where} must be an object with 'tab', 'params' and 'caption'")
+        raise DeckError(f"{where} must be an object with 'tab', 'params', 'focus' and 'caption'")
     _no_unknown(raw, STEP_FIELDS, where)
     tab = raw.get("tab")
     if not isinstance(tab, str) or tab not in TAB_IDS:
@@ -205,6 +219,13 @@ def _step(raw: object, number: int) -> Step:
     if len(caption) > MAX_CAPTION_CHARS:
         raise DeckError(f"{where}: 'caption' must be at most {MAX_CAPTION_CHARS} characters")
     model = get_model(tab)
+    focus = raw.get("focus")
+    if focus is not None and (not isinstance(focus, str) or focus not in model.figures):
+        known = ", ".join(model.figures) or "none"
+        raise DeckError(
+            f"{where} (tab {tab!r}): 'focus' must name one of the tab's figures ({known}), "
+            f"got {echo(focus)}"
+        )
     checked: dict[str, Value] = {}
     try:
         for name, value in params.items():
@@ -213,4 +234,4 @@ def _step(raw: object, number: int) -> Step:
         model.resolve(checked)
     except ParamError as err:
         raise DeckError(f"{where} (tab {tab!r}): 'params': {err}") from None
-    return Step(tab, checked, caption.strip())
+    return Step(tab, checked, caption.strip(), focus)

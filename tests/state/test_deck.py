@@ -56,6 +56,28 @@ def test_round_trip_is_exact() -> None:
     }
 
 
+def test_focus_is_kept_and_saved() -> None:
+    data = _deck_dict()
+    data["steps"][1]["focus"] = "circle"
+    deck = Deck.from_dict(data)
+    assert [s.focus for s in deck.steps] == [None, "circle", None]
+    saved = json.loads(deck.dumps())
+    assert saved["steps"][1] == {
+        "tab": "rope", "params": {"m": 5, "n": 2, "lock": True}, "focus": "circle",
+        "caption": "m − n = 3",
+    }  # fmt: skip
+    assert "focus" not in saved["steps"][0]
+    assert Deck.loads(deck.dumps()) == deck
+
+
+def test_from_values_keeps_the_focus_and_refuses_an_unknown_one() -> None:
+    rope = get_model("rope").defaults()
+    assert Step.from_values("rope", rope, "c", "decay").focus == "decay"
+    assert Step.from_values("rope", rope, "c").focus is None
+    with pytest.raises(DeckError, match="'focus' must name one of the tab's figures"):
+        Step.from_values("rope", rope, "c", "ladder")
+
+
 def test_a_step_is_the_defaults_with_its_params_on_top() -> None:
     step = Deck.from_dict(_deck_dict()).steps[1]
     values = step.values()
@@ -136,6 +158,13 @@ BAD: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("params type", _set(("steps", 0, "params"), [1, 2]), "step 1: 'params' must be an object"),
     ("caption type", _set(("steps", 0, "caption"), 3), "step 1: 'caption' must be text"),
     ("caption typo", _set(("steps", 0, "captoin"), "x"), "step 1: unknown field 'captoin'"),
+    (
+        "unknown focus",
+        _set(("steps", 1, "focus"), "wave"),
+        "step 2 (tab 'rope'): 'focus' must name one of the tab's figures "
+        "(circle, curves, circle_formula, curve_formula, matrix, decay, layouts), got 'wave'",
+    ),
+    ("focus type", _set(("steps", 0, "focus"), 3), "step 1 (tab 'sine'): 'focus' must name"),
 ]
 
 
@@ -210,6 +239,7 @@ def test_bundled_deck_is_valid_and_captioned(path: Path) -> None:
     assert len(deck) >= 3
     for k, step in enumerate(deck.steps, 1):
         assert step.tab in TAB_IDS
+        assert step.focus in get_model(step.tab).figures, f"{path.name}: step {k} has no focus"
         assert step.values() == get_model(step.tab).resolve(dict(step.params)), k
         assert step.caption, f"{path.name}: step {k} has no caption"
         assert len(step.caption) <= MAX_BUNDLED_CAPTION, f"{path.name}: step {k} is long"
@@ -238,3 +268,22 @@ def test_bundled_decks_show_the_seed_numbers() -> None:
     cos = unit @ unit.T
     means = [float(cos.diagonal(k).mean()) for k in (1, 32)]
     assert [round(m, 3) for m in means] == [0.970, 0.557]
+
+
+def test_bundled_captions_quote_numbers_the_app_computes() -> None:
+    """The other numbers the captions quote: normalized positions, wavelengths, a RoPE score."""
+
+    def quoted(deck: str, number: str) -> dict[str, Any]:
+        step = next(s for s in Deck.load(BUNDLED_DIR / deck).steps if number in s.caption)
+        values = step.values()
+        return {"params": values, **get_model(step.tab).readouts(values)}
+
+    for number, length in (("0.469", 50), ("0.232", 100)):
+        v = quoted("01-notebook.json", number)
+        assert v["params"]["positions"] == length
+        assert f"{v['vector_at_position'][0]:.3f}" == number
+    waves = quoted("05-web-page.json", "60 611")["wavelength"]
+    assert (f"{waves[0]:.2f}", f"{waves[-1]:,.0f}") == ("6.28", "60,611")
+    score = quoted("05-web-page.json", "2.729")
+    assert score["params"]["m"] - score["params"]["n"] == 3
+    assert f"{score['score']:.3f}" == "2.729" and abs(score["score_difference"]) < 1e-9
