@@ -1,0 +1,179 @@
+"""Plots frame their content: every figure of every tab, at three window sizes, light and dark.
+
+For each plot the labels it shows — its title, its axis titles and every text in its view
+(notes, pixel texts, line labels) — are taken as rectangles in the panel's coordinates, and:
+
+- no two labels of a tab overlap;
+- a title or axis title lies inside its plot, a text in the view inside the view box;
+- a plot's title is shown at the title role's size (never shrunk to fit: one size per role);
+- a line plot's x axis ends at its data (at most 5 % of the data's extent past either end).
+
+Each tab's panel is built once and resized and restyled through the style hub (the window
+sizes less the ~100 px of menu, tab and status bars).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pyqtgraph as pg
+import pytest
+from conftest import show_panel
+from PySide6.QtCore import QPoint, QRectF
+from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsTextItem, QWidget
+from pytestqt.qtbot import QtBot
+
+from posenc_gui.state.registry import TAB_IDS
+from posenc_gui.widgets import style as style_mod
+from posenc_gui.widgets.render import PixelCurve, PixelText
+from posenc_gui.widgets.render.plot import FitTitle
+
+#: Panel sizes of 1024×768, 1280×720 and 1920×1080 windows.
+SIZES = [(1024, 668), (1280, 620), (1920, 980)]
+THEMES = ("light", "dark")
+#: Slack of a rectangle test (pixels): antialiased edges, rounding to whole pixels.
+SLACK = 1.0
+
+
+@dataclass
+class Label:
+    plot: str
+    what: str
+    rect: QRectF  # panel coordinates
+    inside: QRectF  # the rectangle it must lie in (panel coordinates)
+
+
+def _to_panel(plot: pg.PlotWidget, panel: QWidget, rect: QRectF) -> QRectF:
+    r = plot.mapFromScene(rect).boundingRect()
+    off = plot.viewport().mapTo(panel, QPoint(0, 0))
+    return QRectF(r).translated(off.x(), off.y())
+
+
+def _text_rect(item: QGraphicsTextItem) -> QRectF:
+    """The scene rectangle of a text item's text (its document without the margins)."""
+    m = item.document().documentMargin()
+    return item.mapRectToScene(item.boundingRect().adjusted(m, m, -m, -m))
+
+
+def _shown(item: QGraphicsItem) -> bool:
+    return bool(item.isVisible() and item.opacity() > 0)
+
+
+def _text_items(plot: pg.PlotWidget) -> Iterator[tuple[str, QGraphicsItem, QRectF]]:
+    """(text, item, scene rectangle) of every text drawn in the view of ``plot``."""
+    vb = plot.getPlotItem().getViewBox()
+    for item in vb.allChildren():
+        if not _shown(item):
+            continue
+        if isinstance(item, pg.TextItem):
+            text = item.textItem.toPlainText().strip()
+            if text:
+                yield text, item, _text_rect(item.textItem)
+        elif isinstance(item, PixelText):
+            if item.html():
+                yield item.html(), item, item.scene_text_rect()
+
+
+def labels_of(panel: QWidget) -> list[Label]:
+    out: list[Label] = []
+    for plot in panel.findChildren(pg.PlotWidget):
+        if not plot.isVisible():
+            continue
+        name = plot.objectName()
+        item = plot.getPlotItem()
+        whole = _to_panel(plot, panel, item.sceneBoundingRect())
+        view = _to_panel(plot, panel, item.getViewBox().sceneBoundingRect())
+        title = item.titleLabel
+        if _shown(title) and title.text:
+            rect = _to_panel(plot, panel, _text_rect(title.item))
+            out.append(Label(name, f"title {title.text!r}", rect, whole))
+        for side in ("left", "bottom", "right", "top"):
+            axis = item.getAxis(side)
+            if _shown(axis) and axis.label.isVisible() and axis.label.toPlainText().strip():
+                rect = _to_panel(plot, panel, _text_rect(axis.label))
+                text = axis.label.toPlainText()
+                out.append(Label(name, f"{side} axis title {text!r}", rect, whole))
+        for text, _, scene_rect in _text_items(plot):
+            out.append(Label(name, f"text {text!r}", _to_panel(plot, panel, scene_rect), view))
+    return out
+
+
+def _overlap(a: QRectF, b: QRectF) -> float:
+    inter = a.intersected(b)
+    return 0.0 if inter.isEmpty() else min(inter.width(), inter.height())
+
+
+def framing_faults(panel: QWidget) -> list[str]:
+    faults: list[str] = []
+    labels = labels_of(panel)
+    for k, a in enumerate(labels):
+        grown = a.inside.adjusted(-SLACK, -SLACK, SLACK, SLACK)
+        if not grown.contains(a.rect):
+            faults.append(f"{a.plot}: {a.what} {a.rect.getRect()} outside {a.inside.getRect()}")
+        for b in labels[k + 1 :]:
+            if _overlap(a.rect, b.rect) > SLACK:
+                faults.append(f"{a.plot}: {a.what} overlaps {b.plot}: {b.what}")
+    for plot in panel.findChildren(pg.PlotWidget):
+        title = plot.getPlotItem().titleLabel
+        if isinstance(title, FitTitle) and plot.isVisible() and title.item.scale() < 1.0:
+            faults.append(f"{plot.objectName()}: title shrunk to {title.item.scale():.2f}")
+    return faults
+
+
+def x_range_faults(panel: QWidget) -> list[str]:
+    """Line plots whose x view runs more than 5 % of the data's extent past it."""
+    faults: list[str] = []
+    for plot in panel.findChildren(pg.PlotWidget):
+        vb = plot.getPlotItem().getViewBox()
+        if vb.state["aspectLocked"]:  # a circle or a plane: ranged as a square, not to the x
+            continue
+        xs = [
+            item.getData()[0]
+            for item in vb.addedItems
+            if isinstance(item, (PixelCurve, pg.PlotCurveItem, pg.PlotDataItem))
+            and item.isVisible()
+            and item.getData()[0] is not None
+            and len(item.getData()[0]) > 1
+        ]
+        if not xs:
+            continue
+        lo = min(float(x.min()) for x in xs)
+        hi = max(float(x.max()) for x in xs)
+        (x0, x1), _ = vb.viewRange()
+        span = hi - lo
+        if span <= 0:
+            continue
+        if x0 < lo - 0.05 * span - 1e-9 or x1 > hi + 0.05 * span + 1e-9:
+            faults.append(
+                f"{plot.objectName()}: x view {x0:.4g}…{x1:.4g} for data {lo:.4g}…{hi:.4g}"
+            )
+    return faults
+
+
+def _settle(panel: QWidget) -> None:
+    for _ in range(3):
+        QApplication.processEvents()
+    panel.refresh_now()
+    for _ in range(3):
+        QApplication.processEvents()
+    panel.grab()  # a paint: the texts place themselves for the view's transform
+
+
+@pytest.mark.parametrize("tab_id", TAB_IDS)
+def test_plots_frame_their_labels(qtbot: QtBot, tab_id: str) -> None:
+    hub = style_mod.hub()
+    faults: list[str] = []
+    try:
+        panel = show_panel(qtbot, tab_id, SIZES[0])
+        for size in SIZES:
+            panel.resize(*size)
+            for theme in THEMES:
+                hub.set_style(style_mod.Style(theme=theme))
+                _settle(panel)
+                where = f"{size[0]}x{size[1]} {theme}"
+                faults += [f"{where}: {f}" for f in framing_faults(panel)]
+                faults += [f"{where}: {f}" for f in x_range_faults(panel)]
+    finally:
+        hub.set_style(style_mod.Style())
+    assert not faults, "\n".join(dict.fromkeys(faults))
