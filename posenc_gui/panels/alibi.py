@@ -100,7 +100,8 @@ class AlibiPanel(Panel):
         # one segment per head, drawn as separate lines (no PlotDataItem bookkeeping)
         self.other_lines = styled.pixel_curve(b, self.bias_plot, OTHER_HEADS_ROLE, "hair")
         self.head_line = styled.pixel_curve(b, self.bias_plot, ALIBI_ROLE, "heavy")
-        self.head_text = note(b, self.bias_plot, ALIBI_ROLE, anchor=(1, 0))
+        # in the bottom-left corner, under the steepest line: the fan of lines leaves it free
+        self.head_text = note(b, self.bias_plot, ALIBI_ROLE, anchor=(0, 1))
         styled.steady_axis(b, self.bias_plot.getAxis("left"), "−0.05")
         self.bias_range = ShownRange(self.bias_plot)
 
@@ -124,7 +125,8 @@ class AlibiPanel(Panel):
             b, self, "comparison_plot", "RoPE's implicit decay vs ALiBi's linear penalty",
             "distance r = m − n", "change of the logit from r = 0",
         )  # fmt: skip
-        self.cmp_plot.setXLink(self.bias_plot)
+        # the bias plot's x range, set by the bias lines' view (not linked: pyqtgraph lines
+        # linked views up by their pixels, and the two have y axes of different widths)
         self.floor_line = styled.vline(b, self.cmp_plot, ROPE_ROLE, angle=0, line="dot")
         # dashed: a bare curve (its dashes run on along the whole path), solid: pixel curves
         self.rope_sampled = styled.line(b, self.cmp_plot, ROPE_ROLE, "thin", "dash", keep=False)
@@ -250,7 +252,8 @@ class AlibiPanel(Panel):
         low = -nice_ceil(float(slopes.max()) * end)  # "nice": the y axis changes in steps
         rng = (styled.positions_range(n, X_MARGIN), (low, -0.04 * low))  # x: a "nice" end too
         if self.bias_range.show(*rng):
-            styled.apply_transform(self.cmp_plot)  # x-linked: the comparison follows
+            self._place_head_text()
+        self.cmp_range.show(rng[0], None)  # the same distances
         ctx.record("distance", r, "distance r = i − j")
         ctx.record("bias_by_head", -slopes[:, None] * r[None, :], "bias −m_h·r, one row per head")
 
@@ -263,11 +266,16 @@ class AlibiPanel(Panel):
         if self.shown.changed("head_line", (m, n)):  # (a heads step may keep head h's slope)
             self.head_line.setData(np.array([0.0, end]), np.array([0.0, -m * end]))
         self.head_text.setText(f"head {h}: m = {sig(m, 4)}")
-        self.head_text.setPos(end, -m * end)
+        self._place_head_text()
         styled.retitle(
             self.book, self.bias_plot, f"Bias against distance, {heads} heads (head {h} bold)"
         )
         ctx.record("head_bias", -m * np.arange(n, dtype=float), f"bias of head {h}: −m·r")
+
+    def _place_head_text(self) -> None:
+        """The head's note in the bottom-left corner of the view (under every line)."""
+        (x0, _), (y0, _) = self.bias_plot.getPlotItem().getViewBox().viewRange()
+        self.head_text.setPos(x0, y0)
 
     # -- one query's attention -------------------------------------------------------------------
     def _refresh_attention(self, ctx: Context) -> None:

@@ -379,8 +379,10 @@ class EncodingsPanel(Panel):
         high = np.asarray(offsets["product_max_by_distance"])
         n = mean.size
         factor, yrange = _product_scale(ctx["analysis"])
+        shown_n = n  # the axis ends at the data: the distances, or the positions i with an i + k
         if mode == "pairs":
             dots = np.asarray(ctx["dot"]["dot_at_distance"])
+            shown_n = dots.size
             i = np.arange(dots.size, dtype=float)
             self.dot_curve.setData(i, dots / factor)
             self.dot_k_line.setVisible(False)
@@ -404,7 +406,7 @@ class EncodingsPanel(Panel):
             ctx.record("product_max_by_distance", high, "max over i of P[i]·P[i+k]")
         if mode == "pairs":
             self._shown.forget("dot_band")
-        xrange = styled.positions_range(n)
+        xrange = styled.positions_range(shown_n)
         if self._shown.changed("dot_range", (xrange, yrange)):
             styled.set_range(self.dot_plot, xrange, yrange)
         self._set_labels(self.dot_plot, xlabel, f"P[i]·P[i+k]{_times(factor)}")

@@ -6,6 +6,7 @@ For each plot the labels it shows — its title, its axis titles and every text 
 - no two labels of a tab overlap;
 - a title or axis title lies inside its plot, a text in the view inside the view box;
 - a plot's title is shown at the title role's size (never shrunk to fit: one size per role);
+- a text in a line plot's view lies over none of its curves and markers;
 - a line plot's x axis ends at its data (at most 5 % of the data's extent past either end).
 
 Each tab's panel is built once and resized and restyled through the style hub (the window
@@ -17,16 +18,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import numpy as np
 import pyqtgraph as pg
 import pytest
 from conftest import show_panel
-from PySide6.QtCore import QPoint, QRectF
+from PySide6.QtCore import QPoint, QPointF, QRectF
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsTextItem, QWidget
 from pytestqt.qtbot import QtBot
 
 from posenc_gui.state.registry import TAB_IDS
 from posenc_gui.widgets import style as style_mod
-from posenc_gui.widgets.render import PixelCurve, PixelText
+from posenc_gui.widgets.render import Dots, PixelCurve, PixelText
 from posenc_gui.widgets.render.plot import FitTitle
 
 #: Panel sizes of 1024×768, 1280×720 and 1920×1080 windows.
@@ -34,6 +36,10 @@ SIZES = [(1024, 668), (1280, 620), (1920, 980)]
 THEMES = ("light", "dark")
 #: Slack of a rectangle test (pixels): antialiased edges, rounding to whole pixels.
 SLACK = 1.0
+
+
+#: Items that draw data: curves and markers.
+DATA_TYPES = (PixelCurve, Dots, pg.PlotCurveItem, pg.PlotDataItem, pg.ScatterPlotItem)
 
 
 @dataclass
@@ -75,14 +81,81 @@ def _text_items(plot: pg.PlotWidget) -> Iterator[tuple[str, QGraphicsItem, QRect
                 yield item.html(), item, item.scene_text_rect()
 
 
+def _data_points(vb: pg.ViewBox) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
+    """(name, x, y) of the points of every curve and marker set in ``vb``, in scene
+    coordinates; a curve's segments are sampled every few pixels."""
+    t = vb.childGroup.sceneTransform()
+    for item in vb.addedItems:
+        if not _shown(item) or not isinstance(item, DATA_TYPES):
+            continue
+        x, y = (np.asarray(a, dtype=float) for a in item.getData())
+        if x.size == 0:
+            continue
+        sx = t.m11() * x + t.m21() * y + t.dx()
+        sy = t.m12() * x + t.m22() * y + t.dy()
+        ok = np.isfinite(sx) & np.isfinite(sy)
+        if isinstance(item, (pg.ScatterPlotItem, Dots)) or sx.size < 2:
+            yield type(item).__name__, sx[ok], sy[ok]
+            continue
+        connect = getattr(item, "opts", {}).get("connect", "all")
+        a = np.stack([sx[:-1], sy[:-1]], 1)
+        b = np.stack([sx[1:], sy[1:]], 1)
+        if isinstance(connect, str) and connect == "pairs":
+            a, b = a[::2], b[::2]
+        elif not isinstance(connect, str):
+            keep = np.asarray(connect, dtype=bool)[:-1]
+            a, b = a[keep], b[keep]
+        seg_ok = np.isfinite(a).all(1) & np.isfinite(b).all(1)
+        a, b = a[seg_ok], b[seg_ok]
+        if not len(a):
+            continue
+        t_ = np.linspace(0.0, 1.0, 33)[None, :, None]
+        pts = (a[:, None, :] * (1 - t_) + b[:, None, :] * t_).reshape(-1, 2)
+        yield type(item).__name__, pts[:, 0], pts[:, 1]
+
+
+def data_faults(panel: QWidget) -> list[str]:
+    """Texts in a view drawn over its curves or markers.
+
+    Planes (aspect-locked views: circles, vectors) are left out: their labels name arrows at
+    their tips and arcs, next to what they name (the labels are checked against each other
+    and the view's edge above)."""
+    faults: list[str] = []
+    for plot in panel.findChildren(pg.PlotWidget):
+        if not plot.isVisible():
+            continue
+        vb = plot.getPlotItem().getViewBox()
+        if vb.state["aspectLocked"]:
+            continue
+        texts = list(_text_items(plot))
+        if not texts:
+            continue
+        data = list(_data_points(vb))
+        for text, _, rect in texts:
+            inner = rect.adjusted(SLACK, SLACK, -SLACK, -SLACK)
+            for name, x, y in data:
+                inside = (
+                    (x > inner.left()) & (x < inner.right())
+                    & (y > inner.top()) & (y < inner.bottom())
+                )  # fmt: skip
+                if inside.any():
+                    faults.append(f"{plot.objectName()}: text {text!r} over a {name}")
+    return faults
+
+
 def labels_of(panel: QWidget) -> list[Label]:
     out: list[Label] = []
     for plot in panel.findChildren(pg.PlotWidget):
         if not plot.isVisible():
             continue
         name = plot.objectName()
+        plot.grab()  # painted: a text item places itself at its paint (it may be scrolled out)
         item = plot.getPlotItem()
-        whole = _to_panel(plot, panel, item.sceneBoundingRect())
+        # the plot as shown: its item, within its widget
+        shown = QRectF(plot.viewport().rect()).translated(
+            QPointF(plot.viewport().mapTo(panel, QPoint(0, 0)))
+        )
+        whole = _to_panel(plot, panel, item.sceneBoundingRect()).intersected(shown)
         view = _to_panel(plot, panel, item.getViewBox().sceneBoundingRect())
         title = item.titleLabel
         if _shown(title) and title.text:
@@ -113,7 +186,10 @@ def framing_faults(panel: QWidget) -> list[str]:
             faults.append(f"{a.plot}: {a.what} {a.rect.getRect()} outside {a.inside.getRect()}")
         for b in labels[k + 1 :]:
             if _overlap(a.rect, b.rect) > SLACK:
-                faults.append(f"{a.plot}: {a.what} overlaps {b.plot}: {b.what}")
+                faults.append(
+                    f"{a.plot}: {a.what} {a.rect.getRect()} overlaps {b.plot}: {b.what} "
+                    f"{b.rect.getRect()}"
+                )
     for plot in panel.findChildren(pg.PlotWidget):
         title = plot.getPlotItem().titleLabel
         if isinstance(title, FitTitle) and plot.isVisible() and title.item.scale() < 1.0:
@@ -174,6 +250,7 @@ def test_plots_frame_their_labels(qtbot: QtBot, tab_id: str) -> None:
                 where = f"{size[0]}x{size[1]} {theme}"
                 faults += [f"{where}: {f}" for f in framing_faults(panel)]
                 faults += [f"{where}: {f}" for f in x_range_faults(panel)]
+                faults += [f"{where}: {f}" for f in data_faults(panel)]
     finally:
         hub.set_style(style_mod.Style())
     assert not faults, "\n".join(dict.fromkeys(faults))
