@@ -83,11 +83,11 @@ class AlibiPanel(Panel):
             in_colour=True,
         )  # fmt: skip
         styled.steady_axis(b, self.heat_plot.getAxis("left"), "500")
-        # the masked cells (key after query, −∞) in the background colour, over the image: a
+        # the masked cells (key after query, −∞) in the theme's masked colour, over the image: a
         # staircase polygon along the diagonal (stacked above the image, under the text)
         self.mask_cover = CrispPolygon()
         self.heat_plot.addItem(self.mask_cover)
-        b.add(lambda st: self.mask_cover.setBrush(st.brush("background")))
+        b.add(lambda st: self.mask_cover.setBrush(st.brush("masked")))
         mask = "masked: −∞\n(key after query)"
         self.mask_text = note(b, self.heat_plot, "ink", (0.5, 0.5), text=mask)  # placed per length
         self.query_row = styled.pixel_curve(b, self.heat_plot, "ink", "normal")
@@ -290,8 +290,7 @@ class AlibiPanel(Panel):
         top = nice_ceil(1.08 * float(max(plain.max(), biased.max())))
         if self.shown.changed("query_bounds", n):
             self.query_line.setBounds((0.0, float(n - 1)))
-        rng = (styled.positions_range(n, X_MARGIN), (0.0, top))  # x as the distance plots': "nice"
-        self.att_range.show(*rng)
+        self.att_range.show(_keys_range(n, i), (0.0, top))
         styled.move_line(self.query_line, float(i))
         kind = "zero logits" if v.as_str("logits") == "zero" else "random logits"
         styled.retitle(
@@ -427,6 +426,15 @@ class AlibiPanel(Panel):
 
 
 # -- view keys: what a view shows --------------------------------------------------------------
+def _keys_range(n: int, i: int) -> tuple[float, float]:
+    """The x range of one query's attention: the keys ``j ≤ i`` it sees (a query early in a
+    long sequence fills the plot), to a round end past ``i`` (a query step rarely moves the
+    axis), never past the sequence's end."""
+    lo, hi = styled.positions_range(n, X_MARGIN)
+    end = styled.nice_end(max(float(i), 8.0))
+    return (-X_MARGIN * end, (1.0 + X_MARGIN) * end) if end < hi / (1.0 + X_MARGIN) else (lo, hi)
+
+
 def _slope_key(ctx: Context) -> tuple[float, int, int]:
     """The bias matrix shows head h's slope over the length (and h in its title)."""
     v = ctx.values

@@ -392,6 +392,21 @@ def steady_axis(book: StyleBook, axis: HouseAxis, widest: str) -> None:
 
 #: Mantissas of the "nice" ends of an axis over the positions (1.2: no curve fills less than
 #: 80 % of its plot's width).
+#: Round ends for an axis that should change rarely: ``c·10^k`` with ``c`` among these.
+NICE_ENDS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+
+
+def nice_end(x: float) -> float:
+    """The smallest ``c·10^k >= x`` with ``c`` in :data:`NICE_ENDS` (1 for ``x <= 1``)."""
+    if x <= 1.0:
+        return 1.0
+    e = math.floor(math.log10(x))
+    for c in NICE_ENDS:
+        if x <= c * 10.0**e * (1 + 1e-12):
+            return c * 10.0**e
+    return 10.0 ** (e + 1)
+
+
 def data_end(x: float, share: float = 0.025) -> float:
     """The end of an axis over ``0 … x``: ``x`` rounded up to a multiple of a round step
     (1, 2 or 5·10^k) of at most ``share`` of it (1 for ``x <= 1``). The axis ends at the data

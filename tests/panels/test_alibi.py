@@ -416,13 +416,55 @@ def test_distance_axes_end_at_the_last_position(qtbot: QtBot) -> None:
     panel.state.set("positions", 100)
     panel.refresh_now()
     assert panel.data()["bias_lines"]["distance"].values[-1] == 99  # the lines end at L − 1
-    for low, high in ranges():
+    for low, high in ranges()[::2]:
         assert -0.05 * 99 <= low < 0 < 99 < high <= 1.05 * 99
     panel.state.set("positions", 99)  # 98 and 99 end at the same round 100: kept
     kept = ranges()
     panel.state.set("positions", 100)
     panel.refresh_now()
     assert ranges() == kept
+
+
+def test_the_attention_plot_shows_the_keys_the_query_sees(qtbot: QtBot) -> None:
+    """Early in a long sequence the attention fills its plot: the x axis runs over the keys
+    j ≤ i to a round end (a query step rarely moves it), never past L − 1."""
+    panel = shown(qtbot, positions=512, query=63)
+    vb = panel.att_plot.getViewBox()
+    low, high = vb.viewRange()[0]
+    assert low < 0 < 63 < high <= 1.3 * 63
+    panel.state.set("query", 70)  # the same round end (80)
+    panel.refresh_now()
+    assert vb.viewRange()[0] == [low, high]
+    panel.state.set("query", 500)
+    panel.refresh_now()
+    low, high = vb.viewRange()[0]
+    assert 500 < high <= 1.05 * 511
+
+
+def test_the_masked_triangle_takes_the_theme_colour(qtbot: QtBot) -> None:
+    """The masked cells (keys after the query) are drawn in the theme's masked colour, light
+    and dark, and follow a theme switch."""
+    from posenc_gui.widgets import style as style_mod
+
+    hub = style_mod.hub()
+    panel = shown(qtbot, positions=64)
+    vb = panel.heat_plot.getViewBox()
+    try:
+        for theme in ("light", "dark", "light"):
+            hub.set_style(style_mod.Style(theme=theme))
+            panel.refresh_now()
+            QApplication.processEvents()
+            want = style_mod.Style(theme=theme).qcolor("masked")
+            assert want != style_mod.Style(theme=theme).qcolor("background")
+            image = panel.heat_plot.grab().toImage()
+            # a cell far in the masked triangle (key j = 56 after query i = 8)
+            at = vb.mapViewToScene(QPointF(56.5, 8.5))
+            point = panel.heat_plot.mapFromScene(at)
+            ratio = image.devicePixelRatio()
+            pixel = image.pixelColor(int(point.x() * ratio), int(point.y() * ratio))
+            assert pixel.name() == want.name(), (theme, pixel.name(), want.name())
+    finally:
+        hub.set_style(style_mod.Style())
 
 
 def test_a_new_title_of_the_same_height_is_set_in_place_as_the_house_sets_it(
