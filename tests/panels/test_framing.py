@@ -76,9 +76,8 @@ def _text_items(plot: pg.PlotWidget) -> Iterator[tuple[str, QGraphicsItem, QRect
             text = item.textItem.toPlainText().strip()
             if text:
                 yield text, item, _text_rect(item.textItem)
-        elif isinstance(item, PixelText):
-            if item.html():
-                yield item.html(), item, item.scene_text_rect()
+        elif isinstance(item, PixelText) and item.html():
+            yield item.html(), item, item.scene_text_rect()
 
 
 def _data_points(vb: pg.ViewBox) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:

@@ -129,7 +129,6 @@ class CircleViews(Panel):
         ctx.record("k_pair_rotated", kr, "pair i of R_n k")
         ctx.record("tip_labels", np.array(list(spots.values())), "label positions q, k, Rq, Rk")
 
-
     def _data_per_pixel(self, lim: float) -> float:
         """The data length of a pixel when the circle plot shows ``±lim`` (aspect locked: the
         shorter side of the view fits the range); 0 before the plot has a size."""
@@ -232,5 +231,3 @@ def arc(radius: float, a0: float, a1: float) -> tuple[np.ndarray, np.ndarray]:
     """Points of an arc of ``radius`` from angle ``a0`` to ``a1`` (a segment per 2°)."""
     t = np.linspace(a0, a1, max(2, int(abs(a1 - a0) / TAU * 180) + 2))
     return radius * np.cos(t), radius * np.sin(t)
-
-
