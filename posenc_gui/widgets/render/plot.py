@@ -63,7 +63,10 @@ class FitTitle(pg.LabelItem):  # type: ignore[misc]  # pyqtgraph is untyped
         super().resizeEvent(ev)  # (its updateMin makes room for another number of lines)
 
     def _wrap(self) -> None:
-        """Wrap the text to the title's width (none while it fits on one line)."""
+        """Lay the text out at the title's width (centred lines, wrapped when too long).
+
+        The text is always laid out at that width, never measured unwrapped first: a new text
+        (a live number) is laid out once."""
         item = self.item
         doc = item.document()
         option = doc.defaultTextOption()
@@ -71,11 +74,9 @@ class FitTitle(pg.LabelItem):  # type: ignore[misc]  # pyqtgraph is untyped
             option.setAlignment(Qt.AlignmentFlag.AlignHCenter)
             doc.setDefaultTextOption(option)
         avail = self.size().width()
-        if item.textWidth() > 0:
-            item.setTextWidth(-1)
-        natural = item.boundingRect().width()
-        if natural > 0 and 0 < avail < natural:
-            item.setTextWidth(avail)
+        width = avail if avail > 0 else -1.0
+        if item.textWidth() != width:
+            item.setTextWidth(width)
 
     def updateMin(self) -> None:
         bounds = self.itemRect()
