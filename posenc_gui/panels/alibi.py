@@ -83,11 +83,11 @@ class AlibiPanel(Panel):
             in_colour=True,
         )  # fmt: skip
         styled.steady_axis(b, self.heat_plot.getAxis("left"), "500")
-        # the masked cells (key after query, −∞) in the background colour, over the image: a
+        # the masked cells (key after query, −∞) in the theme's masked colour, over the image: a
         # staircase polygon along the diagonal (stacked above the image, under the text)
         self.mask_cover = CrispPolygon()
         self.heat_plot.addItem(self.mask_cover)
-        b.add(lambda st: self.mask_cover.setBrush(st.brush("background")))
+        b.add(lambda st: self.mask_cover.setBrush(st.brush("masked")))
         mask = "masked: −∞\n(key after query)"
         self.mask_text = note(b, self.heat_plot, "ink", (0.5, 0.5), text=mask)  # placed per length
         self.query_row = styled.pixel_curve(b, self.heat_plot, "ink", "normal")
@@ -100,7 +100,8 @@ class AlibiPanel(Panel):
         # one segment per head, drawn as separate lines (no PlotDataItem bookkeeping)
         self.other_lines = styled.pixel_curve(b, self.bias_plot, OTHER_HEADS_ROLE, "hair")
         self.head_line = styled.pixel_curve(b, self.bias_plot, ALIBI_ROLE, "heavy")
-        self.head_text = note(b, self.bias_plot, ALIBI_ROLE, anchor=(1, 0))
+        # in the bottom-left corner, under the steepest line: the fan of lines leaves it free
+        self.head_text = note(b, self.bias_plot, ALIBI_ROLE, anchor=(0, 1))
         styled.steady_axis(b, self.bias_plot.getAxis("left"), "−0.05")
         self.bias_range = ShownRange(self.bias_plot)
 
@@ -124,7 +125,8 @@ class AlibiPanel(Panel):
             b, self, "comparison_plot", "RoPE's implicit decay vs ALiBi's linear penalty",
             "distance r = m − n", "change of the logit from r = 0",
         )  # fmt: skip
-        self.cmp_plot.setXLink(self.bias_plot)
+        # the bias plot's x range, set by the bias lines' view (not linked: pyqtgraph lines
+        # linked views up by their pixels, and the two have y axes of different widths)
         self.floor_line = styled.vline(b, self.cmp_plot, ROPE_ROLE, angle=0, line="dot")
         # dashed: a bare curve (its dashes run on along the whole path), solid: pixel curves
         self.rope_sampled = styled.line(b, self.cmp_plot, ROPE_ROLE, "thin", "dash", keep=False)
@@ -250,7 +252,8 @@ class AlibiPanel(Panel):
         low = -nice_ceil(float(slopes.max()) * end)  # "nice": the y axis changes in steps
         rng = (styled.positions_range(n, X_MARGIN), (low, -0.04 * low))  # x: a "nice" end too
         if self.bias_range.show(*rng):
-            styled.apply_transform(self.cmp_plot)  # x-linked: the comparison follows
+            self._place_head_text()
+        self.cmp_range.show(rng[0], None)  # the same distances
         ctx.record("distance", r, "distance r = i − j")
         ctx.record("bias_by_head", -slopes[:, None] * r[None, :], "bias −m_h·r, one row per head")
 
@@ -263,11 +266,16 @@ class AlibiPanel(Panel):
         if self.shown.changed("head_line", (m, n)):  # (a heads step may keep head h's slope)
             self.head_line.setData(np.array([0.0, end]), np.array([0.0, -m * end]))
         self.head_text.setText(f"head {h}: m = {sig(m, 4)}")
-        self.head_text.setPos(end, -m * end)
+        self._place_head_text()
         styled.retitle(
             self.book, self.bias_plot, f"Bias against distance, {heads} heads (head {h} bold)"
         )
         ctx.record("head_bias", -m * np.arange(n, dtype=float), f"bias of head {h}: −m·r")
+
+    def _place_head_text(self) -> None:
+        """The head's note in the bottom-left corner of the view (under every line)."""
+        (x0, _), (y0, _) = self.bias_plot.getPlotItem().getViewBox().viewRange()
+        self.head_text.setPos(x0, y0)
 
     # -- one query's attention -------------------------------------------------------------------
     def _refresh_attention(self, ctx: Context) -> None:
@@ -282,8 +290,7 @@ class AlibiPanel(Panel):
         top = nice_ceil(1.08 * float(max(plain.max(), biased.max())))
         if self.shown.changed("query_bounds", n):
             self.query_line.setBounds((0.0, float(n - 1)))
-        rng = (styled.positions_range(n, X_MARGIN), (0.0, top))  # x as the distance plots': "nice"
-        self.att_range.show(*rng)
+        self.att_range.show(_keys_range(n, i), (0.0, top))
         styled.move_line(self.query_line, float(i))
         kind = "zero logits" if v.as_str("logits") == "zero" else "random logits"
         styled.retitle(
@@ -419,6 +426,15 @@ class AlibiPanel(Panel):
 
 
 # -- view keys: what a view shows --------------------------------------------------------------
+def _keys_range(n: int, i: int) -> tuple[float, float]:
+    """The x range of one query's attention: the keys ``j ≤ i`` it sees (a query early in a
+    long sequence fills the plot), to a round end past ``i`` (a query step rarely moves the
+    axis), never past the sequence's end."""
+    lo, hi = styled.positions_range(n, X_MARGIN)
+    end = styled.nice_end(max(float(i), 8.0))
+    return (-X_MARGIN * end, (1.0 + X_MARGIN) * end) if end < hi / (1.0 + X_MARGIN) else (lo, hi)
+
+
 def _slope_key(ctx: Context) -> tuple[float, int, int]:
     """The bias matrix shows head h's slope over the length (and h in its title)."""
     v = ctx.values

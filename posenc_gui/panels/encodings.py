@@ -404,6 +404,8 @@ class EncodingsPanel(Panel):
             ctx.record("product_max_by_distance", high, "max over i of P[i]·P[i+k]")
         if mode == "pairs":
             self._shown.forget("dot_band")
+        # over the positions 0 … L−1 in both modes: the i of "pairs" end at L−1−k, but a range
+        # that follows k is set again at almost every k step (+40 % frame time at L = 512)
         xrange = styled.positions_range(n)
         if self._shown.changed("dot_range", (xrange, yrange)):
             styled.set_range(self.dot_plot, xrange, yrange)

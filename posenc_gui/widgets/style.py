@@ -44,6 +44,7 @@ _LIGHT: dict[str, str] = {
     "grid": "#000000",  # grid lines (drawn with alpha)
     "background": "#ffffff",  # plot background
     "legend": "#ffffffdc",  # legend box (with alpha)
+    "masked": "#ececec",  # masked cells of a matrix (−∞: no value to colour)
     "rim": "#ffffff",  # marker outlines: the background colour
     "good": "#009E73",
     "bad": "#D55E00",
@@ -62,6 +63,7 @@ _DARK: dict[str, str] = {
     "grid": "#ffffff",
     "background": "#1b1d21",
     "legend": "#1b1d21dc",
+    "masked": "#33363c",
     "rim": "#1b1d21",
     "bad": "#E69F00",
 }

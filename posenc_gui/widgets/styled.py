@@ -392,6 +392,7 @@ def steady_axis(book: StyleBook, axis: HouseAxis, widest: str) -> None:
 
 #: Mantissas of the "nice" ends of an axis over the positions (1.2: no curve fills less than
 #: 80 % of its plot's width).
+#: Round ends for an axis that should change rarely: ``c·10^k`` with ``c`` among these.
 NICE_ENDS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
 
 
@@ -406,12 +407,24 @@ def nice_end(x: float) -> float:
     return 10.0 ** (e + 1)
 
 
+def data_end(x: float, share: float = 0.025) -> float:
+    """The end of an axis over ``0 … x``: ``x`` rounded up to a multiple of a round step
+    (1, 2 or 5·10^k) of at most ``share`` of it (1 for ``x <= 1``). The axis ends at the data
+    (at most ``share`` past it) and keeps its end while ``x`` moves within one step."""
+    if x <= 1.0:
+        return 1.0
+    target = share * x
+    e = math.floor(math.log10(target))
+    step = max(c * 10.0**e for c in (1.0, 2.0, 5.0) if c * 10.0**e <= target * (1 + 1e-12))
+    return math.ceil(x / step - 1e-9) * step
+
+
 def positions_range(n: int, margin: float = 0.01) -> tuple[float, float]:
-    """The x range of a plot over positions (or distances) ``0 … n−1``: from 0 to a "nice"
-    end at or above ``n − 1``, ``margin`` of it on each side. A length step keeps the axis
-    (and its drawing, kept by the axis) for as long as ``n − 1`` stays under the same end;
-    the curves end where the table does."""
-    end = nice_end(float(max(n - 1, 1)))
+    """The x range of a plot over positions (or distances) ``0 … n−1``: from 0 to
+    :func:`data_end` of ``n − 1`` (at most 2.5 % past it), ``margin`` of it on each side. A
+    length step keeps the axis (and its drawing, kept by the axis) while ``n − 1`` stays within
+    one step of that end; the curves end where the table does."""
+    end = data_end(float(max(n - 1, 1)))
     return (-margin * end, (1.0 + margin) * end)
 
 

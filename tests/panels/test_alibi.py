@@ -400,8 +400,9 @@ def test_a_seed_step_with_zero_logits_draws_no_attention_anew(qtbot: QtBot) -> N
     )
 
 
-def test_distance_axes_end_at_a_nice_number_over_the_last_position(qtbot: QtBot) -> None:
-    # the key and distance axes keep their range while the length stays under one "nice" end
+def test_distance_axes_end_at_the_last_position(qtbot: QtBot) -> None:
+    # the key and distance axes end at L − 1 (at most 2.5 % and the margin past it) and keep
+    # their range while the length stays within one round step of that end
     panel = shown(qtbot, positions=64)
     plots = (panel.bias_plot, panel.att_plot, panel.cmp_plot)
 
@@ -410,15 +411,60 @@ def test_distance_axes_end_at_a_nice_number_over_the_last_position(qtbot: QtBot)
 
     kept = ranges()
     for low, high in kept:
-        assert low < 0 < 63 < 0.95 * 80 < high  # the end: 80, not 63
-    panel.state.set("positions", 75)
+        assert -0.05 * 63 <= low < 0 < 63 < high <= 1.05 * 63
+    assert kept[0] == kept[2]  # the comparison shows the bias plot's distances
+    panel.state.set("positions", 100)
+    panel.refresh_now()
+    assert panel.data()["bias_lines"]["distance"].values[-1] == 99  # the lines end at L − 1
+    for low, high in ranges()[::2]:
+        assert -0.05 * 99 <= low < 0 < 99 < high <= 1.05 * 99
+    panel.state.set("positions", 99)  # 98 and 99 end at the same round 100: kept
+    kept = ranges()
+    panel.state.set("positions", 100)
     panel.refresh_now()
     assert ranges() == kept
-    assert panel.data()["bias_lines"]["distance"].values[-1] == 74  # the lines end at L − 1
-    panel.state.set("positions", 90)
+
+
+def test_the_attention_plot_shows_the_keys_the_query_sees(qtbot: QtBot) -> None:
+    """Early in a long sequence the attention fills its plot: the x axis runs over the keys
+    j ≤ i to a round end (a query step rarely moves it), never past L − 1."""
+    panel = shown(qtbot, positions=512, query=63)
+    vb = panel.att_plot.getViewBox()
+    low, high = vb.viewRange()[0]
+    assert low < 0 < 63 < high <= 1.3 * 63
+    panel.state.set("query", 70)  # the same round end (80)
     panel.refresh_now()
-    for (low, high), (_, was) in zip(ranges(), kept, strict=True):
-        assert low < 0 < 89 < 0.95 * 100 < high and high > was
+    assert vb.viewRange()[0] == [low, high]
+    panel.state.set("query", 500)
+    panel.refresh_now()
+    low, high = vb.viewRange()[0]
+    assert 500 < high <= 1.05 * 511
+
+
+def test_the_masked_triangle_takes_the_theme_colour(qtbot: QtBot) -> None:
+    """The masked cells (keys after the query) are drawn in the theme's masked colour, light
+    and dark, and follow a theme switch."""
+    from posenc_gui.widgets import style as style_mod
+
+    hub = style_mod.hub()
+    panel = shown(qtbot, positions=64)
+    vb = panel.heat_plot.getViewBox()
+    try:
+        for theme in ("light", "dark", "light"):
+            hub.set_style(style_mod.Style(theme=theme))
+            panel.refresh_now()
+            QApplication.processEvents()
+            want = style_mod.Style(theme=theme).qcolor("masked")
+            assert want != style_mod.Style(theme=theme).qcolor("background")
+            image = panel.heat_plot.grab().toImage()
+            # a cell far in the masked triangle (key j = 56 after query i = 8)
+            at = vb.mapViewToScene(QPointF(56.5, 8.5))
+            point = panel.heat_plot.mapFromScene(at)
+            ratio = image.devicePixelRatio()
+            pixel = image.pixelColor(int(point.x() * ratio), int(point.y() * ratio))
+            assert pixel.name() == want.name(), (theme, pixel.name(), want.name())
+    finally:
+        hub.set_style(style_mod.Style())
 
 
 def test_a_new_title_of_the_same_height_is_set_in_place_as_the_house_sets_it(
@@ -426,7 +472,8 @@ def test_a_new_title_of_the_same_height_is_set_in_place_as_the_house_sets_it(
 ) -> None:
     """A title whose text changes (live numbers) is fitted and centred in place, without
     invalidating the plot's layout; it ends where pyqtgraph's ``setTitle`` and a layout pass
-    put it (the same text, scale and position), long titles scaled to the plot's width."""
+    put it (the same text, scale and position), long titles wrapped to the plot's width at
+    the title's size."""
     from posenc_gui.widgets import styled
 
     panel = shown(qtbot)
@@ -442,9 +489,10 @@ def test_a_new_title_of_the_same_height_is_set_in_place_as_the_house_sets_it(
     )
     for k, title in enumerate(titles):
         styled.retitle(panel.book, plot, title)
-        # no layout pass asked, unless the height changes (a long title scaled down, and the
+        # no layout pass asked, unless the height changes (a long title wrapped, and the
         # title after it)
         assert item.layout.isActivated() == (k < 2), title
+        QApplication.processEvents()  # (the layout pass asked for)
         fast = (label.item.toHtml(), label.item.scale(), label.item.pos(), label.geometry())
         plot.posenc_title = None
         styled.set_title(panel.book, plot, title)
@@ -453,7 +501,7 @@ def test_a_new_title_of_the_same_height_is_set_in_place_as_the_house_sets_it(
         assert fast[0] == house[0] and fast[3] == house[3], title
         assert fast[1] == pytest.approx(house[1]), title
         assert fast[2].x() == pytest.approx(house[2].x()) and fast[2].y() == house[2].y(), title
-    assert label.item.scale() < 1.0 or plot.posenc_title == titles[-1]
+    assert label.item.scale() == 1.0 and plot.posenc_title == titles[-1]
     panel.state.set("head", 2)
     panel.refresh_now()
     assert "(head 2 bold)" in plot.posenc_title

@@ -397,28 +397,29 @@ def _x_range(plot: object) -> tuple[float, float]:
     return x0, x1
 
 
-def test_plots_over_the_positions_keep_a_nice_x_range(qtbot: QtBot) -> None:
-    """The x axis over the positions ends at a "nice" number at or above L − 1: a length step
-    within it changes neither the range nor the axis' drawing; the curves end with the table."""
+def test_plots_over_the_positions_end_at_the_last_position(qtbot: QtBot) -> None:
+    """The x axis over the positions ends at L − 1 rounded up to a round step (at most 2.5 %
+    past it): a length step within that step changes neither the range nor the axis' drawing;
+    the curves end with the table."""
     panel = shown(qtbot, positions=128)
-    plots = (panel.wave_plot, panel.dot_plot, panel.mag_plot)
+    plots = (panel.wave_plot, panel.mag_plot)
     before = [_x_range(p) for p in plots]
-    assert all(r == pytest.approx((-1.5, 151.5)) for r in before)  # 127 → 150, 1 % margin
+    assert all(r == pytest.approx((-1.28, 129.28)) for r in before)  # 127 → 128, 1 % margin
     pictures = [p.getAxis("bottom").picture for p in plots]
     heat_y = panel.heat_plot.getPlotItem().getViewBox().viewRange()[1]
-    panel.state.set("positions", 140)
+    panel.state.set("positions", 129)
     panel.refresh_now()
     QApplication.processEvents()
     assert [_x_range(p) for p in plots] == before
     assert [p.getAxis("bottom").picture for p in plots] == pictures  # not drawn again
     xs, _ = panel.share_curve.getData()
-    assert xs[-1] == 139.0
+    assert xs[-1] == 128.0
     # the heatmap's image fills its plot: its y range follows L exactly
     assert panel.heat_plot.getPlotItem().getViewBox().viewRange()[1] != heat_y
-    assert panel.heat_plot.getPlotItem().getViewBox().viewRange()[1] == pytest.approx([0, 140])
+    assert panel.heat_plot.getPlotItem().getViewBox().viewRange()[1] == pytest.approx([0, 129])
     panel.state.set("positions", 160)
     panel.refresh_now()
-    assert all(_x_range(p) == pytest.approx((-2.0, 202.0)) for p in plots)
+    assert all(_x_range(p) == pytest.approx((-1.6, 161.6)) for p in plots)
 
 
 def test_a_table_step_builds_no_square_matrix_and_edits_read_outs_in_place(

@@ -114,6 +114,12 @@ class WavelengthViews(Panel):
         self._wl_range.show(x=(min(x0, -0.5), x1), y=y)
         # a dim or base step leaves the line and its label alone (MarkedLine)
         at = math.log10(span_) if span_ >= 1 else None
+        # the label on the side of the line the wavelengths leave free: λ grows with i, so
+        # the dots lie under the line left of pair k and over it right of k
+        if k <= pairs / 2:
+            self.span_line.label_at(0.98, (1, 0))  # right, under the line
+        else:
+            self.span_line.label_at(0.02, (0, 1))  # left, over the line
         self.span_line.mark(at, f"last position L−1 = {integer(span_)}")
         ctx.record("pair", i, "pair i")
         ctx.record("wavelength", lam, "λ_i = 2π/ω_i", "positions")

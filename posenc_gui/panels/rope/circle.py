@@ -19,7 +19,7 @@ from posenc_gui.widgets.style import LineStyle, StyleBook
 from posenc_gui.widgets.views import Context
 
 #: The circle's range is kept while what it shows fills more than 1/slack of it.
-CIRCLE_SLACK = 1.6
+CIRCLE_SLACK = 1.3
 #: Which segments of an arrow (shaft, then the two strokes of its head) are drawn.
 _ARROW_CONNECT = np.array([True, False, True, True, False])
 
@@ -56,6 +56,15 @@ class CircleViews(Panel):
         self.between_text = styled.pixel_text(b, self.circle_plot, "accent")
         self._circle_lim = SteadyLimit(CIRCLE_SLACK)
         self._circle_range = ShownRange(self.circle_plot)
+        self.circle_plot.getPlotItem().getViewBox().sigResized.connect(self._circle_resized)
+
+    def _circle_resized(self, *_: object) -> None:
+        self.invalidate("circle_size")
+
+    def circle_side(self) -> float:
+        """The shorter side of the circle's view (pixels): the labels are placed for it."""
+        vb = self.circle_plot.getPlotItem().getViewBox()
+        return float(min(vb.width(), vb.height()))
 
     def _refresh_circle(self, ctx: Context) -> None:
         vec, sc, rot = ctx["query_key"], ctx["scores"], ctx["rotation"]
@@ -71,10 +80,9 @@ class CircleViews(Panel):
         self.q_after.set_data_for((*qr, head), lambda: arrow(*qr, head))
         self.k_after.set_data_for((*kr, head), lambda: arrow(*kr, head))
         tips = {"Rq": qr, "Rk": kr, "q": qp, "k": kp}
-        spots = tip_label_positions(tips, big)
         texts = {"q": "q", "k": "k", "Rq": "R<sub>m</sub>q", "Rk": "R<sub>n</sub>k"}
-        for key, (x, y) in spots.items():
-            _place(self.tip_texts[key], texts[key], x, y)
+        for key, text in texts.items():
+            self.tip_texts[key].set_html(text)
         a_q, a_k = f(vec["angle_q"]), f(vec["angle_k"])
         turn_m, turn_n = f(rot["angle_m"]) % TAU, f(rot["angle_n"]) % TAU
         rq, rk = 0.42 * big, 0.28 * big
@@ -84,14 +92,34 @@ class CircleViews(Panel):
         between = f(sc["angle_between_rotated"])
         rb = 0.62 * big
         self.between_arc.set_data_for((rb, start, between), lambda: arc(rb, start, start + between))
-        _place_polar(self.q_arc_text, "mθ<sub>i</sub>", rq + 0.1 * big, a_q + turn_m / 2)
-        _place_polar(self.k_arc_text, "nθ<sub>i</sub>", rk + 0.1 * big, a_k + turn_n / 2)
-        _place_polar(self.between_text, "∠", 0.72 * big, start + between / 2)
-        far = max(math.hypot(x, y) for x, y in spots.values())
-        # a "nice" limit: the axes (and their cached pictures) stay put while m and n move
-        need = 1.22 * big if far + 0.12 * big <= 1.22 * big else 2.0 * big
-        lim, _ = self._circle_lim.fit(need)
+        arcs = {
+            "mθ": (self.q_arc_text, "mθ<sub>i</sub>", a_q + turn_m / 2, rq + 0.1 * big),
+            "nθ": (self.k_arc_text, "nθ<sub>i</sub>", a_k + turn_n / 2, rk + 0.1 * big),
+            "∠": (self.between_text, "∠", start + between / 2, 0.72 * big),
+        }
+        for item, text, _, _ in arcs.values():
+            item.set_html(text)
+        items = {**self.tip_texts, **{key: a[0] for key, a in arcs.items()}}
+        rays = {key: (a[2], a[3]) for key, a in arcs.items()}
+        # the labels apart in pixels: their sizes in data units at the range they will have
+        # (a second pass when placing them moved the range)
+        lim = self._circle_lim.value or 1.3 * big
+        for _ in range(2):
+            per_px = self._data_per_pixel(lim)
+            half = {key: _half_size(item, per_px) for key, item in items.items()}
+            spots = tip_label_positions(tips, big, half, place_apart(rays, half, 0.12 * big))
+            # every label inside a circle, whatever its angle: m and n turn them, not the range
+            need = max(
+                [1.06 * big]
+                + [math.hypot(x, y) + math.hypot(*half[k]) for k, (x, y) in spots.items()]
+            )
+            lim, _ = self._circle_lim.fit(need)  # a "nice" limit: the axes stay while m, n move
+            if self._data_per_pixel(lim) == per_px:
+                break
+        for key, (x, y) in spots.items():
+            items[key].place(x, y)
         self._circle_range.show((-lim, lim), (-lim, lim))
+        spots = {key: spots[key] for key in ("Rq", "Rk", "q", "k")}
         i = ctx.values.as_int("pair")
         # the same height whatever i: the text is set in place, without a layout pass of the plot
         styled.retitle(self.book, self.circle_plot, f"Pair i = {i} before and after rotation")
@@ -101,24 +129,77 @@ class CircleViews(Panel):
         ctx.record("k_pair_rotated", kr, "pair i of R_n k")
         ctx.record("tip_labels", np.array(list(spots.values())), "label positions q, k, Rq, Rk")
 
+    def _data_per_pixel(self, lim: float) -> float:
+        """The data length of a pixel when the circle plot shows ``±lim`` (aspect locked: the
+        shorter side of the view fits the range); 0 before the plot has a size."""
+        side = self.circle_side()
+        return 2.0 * lim / side if side > 0 else 0.0
+
+
+Spot = tuple[float, float]
+#: Half width and half height of a label in data units.
+Half = Mapping[str, tuple[float, float]]
+
+
+def _half_size(item: styled.PixelText, per_px: float) -> tuple[float, float]:
+    """Half the size of ``item``'s text (margins left out, a pixel of air kept), in data units."""
+    w, h = item.text_size()
+    return (0.5 * w - 2.0) * per_px, (0.5 * h - 2.0) * per_px
+
+
+def _clear(x: float, y: float, hw: float, hh: float, placed: dict[str, Spot], half: Half) -> bool:
+    """Whether a label of half size ``(hw, hh)`` at ``(x, y)`` overlaps none of ``placed``."""
+    return all(
+        abs(x - px) >= hw + half[k][0] or abs(y - py) >= hh + half[k][1]
+        for k, (px, py) in placed.items()
+    )
+
+
+def place_apart(rays: Mapping[str, Spot], half: Half, step: float) -> dict[str, Spot]:
+    """Labels along rays from the origin (``key -> (angle, radius)``), in order, each moved out
+    along its ray in steps of ``step`` until its rectangle (``half``) overlaps none placed."""
+    placed: dict[str, Spot] = {}
+    for key, (ang, radius) in rays.items():
+        hw, hh = half[key]
+        for _ in range(3 * len(rays) + 1):
+            x, y = radius * math.cos(ang), radius * math.sin(ang)
+            if _clear(x, y, hw, hh, placed, half):
+                break
+            radius += step
+        placed[key] = (radius * math.cos(ang), radius * math.sin(ang))
+    return placed
+
 
 def tip_label_positions(
-    tips: Mapping[str, tuple[float, float]], big: float
-) -> dict[str, tuple[float, float]]:
+    tips: Mapping[str, Spot],
+    big: float,
+    half: Half | None = None,
+    taken: Mapping[str, Spot] | None = None,
+) -> dict[str, Spot]:
     """Where the arrow-tip labels go: just past each tip, pushed outwards when they would overlap.
 
     Labels are placed in the order of ``tips``; one that comes closer than ``0.22·big`` to a
-    placed label moves out along its arrow in steps of ``0.24·big`` (at m = n = 0 the arrows
-    before and after rotation coincide, and with q = k all four do).
+    placed label, or (given their half sizes ``half`` in data units) whose rectangle overlaps
+    a placed one or one of ``taken`` (other labels, by key in ``half``), moves out along its
+    arrow in steps of ``0.24·big`` (at m = n = 0 the arrows before and after rotation
+    coincide, and with q = k all four do). Returns ``taken`` and the tips' labels.
     """
-    placed: dict[str, tuple[float, float]] = {}
+    placed: dict[str, Spot] = dict(taken or {})
+    sizes: Half = half or {}
     for key, (tx, ty) in tips.items():
         length = math.hypot(tx, ty)
         ang = math.atan2(ty, tx) if length > 0 else 0.0
-        radius = length + 0.13 * big
-        for _ in range(len(tips) + 1):
+        hw, hh = sizes.get(key, (0.0, 0.0))
+        # just past the tip: the label's rectangle clear of it
+        radius = length + max(0.13 * big, abs(hw * math.cos(ang)) + abs(hh * math.sin(ang)))
+        for _ in range(len(tips) + len(placed) + 1):
             x, y = radius * math.cos(ang), radius * math.sin(ang)
-            if all(math.hypot(x - px, y - py) >= 0.22 * big for px, py in placed.values()):
+            near = all(
+                math.hypot(x - px, y - py) >= 0.22 * big
+                for k, (px, py) in placed.items()
+                if k in tips
+            )
+            if near and (not sizes or _clear(x, y, hw, hh, placed, sizes)):
                 break
             radius += 0.24 * big
         placed[key] = (radius * math.cos(ang), radius * math.sin(ang))
@@ -150,12 +231,3 @@ def arc(radius: float, a0: float, a1: float) -> tuple[np.ndarray, np.ndarray]:
     """Points of an arc of ``radius`` from angle ``a0`` to ``a1`` (a segment per 2°)."""
     t = np.linspace(a0, a1, max(2, int(abs(a1 - a0) / TAU * 180) + 2))
     return radius * np.cos(t), radius * np.sin(t)
-
-
-def _place(item: styled.PixelText, text: str, x: float, y: float) -> None:
-    item.set_html(text)
-    item.place(x, y)
-
-
-def _place_polar(item: styled.PixelText, text: str, radius: float, angle: float) -> None:
-    _place(item, text, radius * math.cos(angle), radius * math.sin(angle))

@@ -106,9 +106,11 @@ class RopePanel(CircleViews, CurveViews, MatrixViews, ReadoutViews):
         formula_inputs = (
             "range_max", "dim", "x_range", "positions", "scores", "query_key", "bound",
         )  # fmt: skip
-        self.view("circle", self.circle_plot, circle_inputs, self._refresh_circle,
+        # (the labels are placed apart in pixels: a new size of the plot places them again)
+        self.view("circle", self.circle_plot, (*circle_inputs, "circle_size"),
+                  self._refresh_circle,
                   key=lambda c: (c["query_key"], c["scores"], c["rotation"],
-                                 c.values.as_int("pair")))  # fmt: skip
+                                 c.values.as_int("pair"), self.circle_side()))  # fmt: skip
         self.view(
             "circle_formula", self.circle_formula, (*circle_inputs, "frequency"),
             self._refresh_circle_formula,

@@ -39,6 +39,8 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 _MIN, _MAX = np.minimum.reduce, np.maximum.reduce
+#: The blank margin around a ``QTextDocument``'s text (pixels; Qt's default).
+_DOCUMENT_MARGIN = 4.0
 
 
 class PaddedItem(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untyped
@@ -314,6 +316,14 @@ class PixelText(PaddedItem):
 
     def points(self) -> tuple[np.ndarray, np.ndarray]:
         return self._xy
+
+    def scene_text_rect(self) -> QRectF:
+        """The rectangle of the text (its document without its margins), in scene
+        coordinates: what a test of overlapping labels compares."""
+        w, h = self.text_size()
+        at = self.sceneTransform().map(QPointF(*self.point()))
+        m = _DOCUMENT_MARGIN
+        return QRectF(round(at.x() - w / 2) + m, round(at.y() - h / 2) + m, w - 2 * m, h - 2 * m)
 
     def reach(self) -> float:
         w, h = self.text_size()

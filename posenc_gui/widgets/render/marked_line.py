@@ -25,6 +25,16 @@ class MarkedLine(pg.InfiniteLine):  # type: ignore[misc]  # pyqtgraph is untyped
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self._mark: tuple[float | None, str] | None = None
+        self._side: tuple[float, tuple[float, float]] | None = None
+
+    def label_at(self, position: float, anchor: tuple[float, float]) -> None:
+        """Put the label at ``position`` (0–1) along the line, by its ``anchor`` (``(0, 1)``:
+        its bottom-left corner on the line); nothing when it is there."""
+        if self._side == (position, anchor):
+            return
+        self._side = (position, anchor)
+        self.label.anchors = [anchor, anchor]  # (the label's public choice of anchors)
+        self.label.setPosition(position)
 
     def mark(self, value: float | None, text: str) -> bool:
         """Show the line at ``value`` labelled ``text`` (``None``: hide it); nothing when both

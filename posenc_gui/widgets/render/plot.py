@@ -2,8 +2,9 @@
 
 - **Fit.** pyqtgraph's title asks the layout for its whole text width, so a long title on a
   narrow plot (a small projector, a large scale) makes the scene wider than the widget and cuts
-  off the plot's right side with it. :class:`FitTitle` asks for no width and scales its text
-  down to the width it is given (at most to half size): it reads better than either.
+  off the plot's right side with it. :class:`FitTitle` asks for no width and wraps its text
+  to the width it is given (lines centred): every title of a tab keeps the title role's size,
+  none shrinks alone.
 - **Text in place.** pyqtgraph's ``PlotItem.setTitle`` fixes the title row's height again and
   its label asks the layout for its size anew: each invalidates the plot's layout (a layout
   pass of the whole plot before the next paint) though a title of the same height keeps its
@@ -23,16 +24,18 @@ from types import MappingProxyType
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QSizeF, Qt
+from PySide6.QtCore import QRectF, QSizeF, Qt
 
 from posenc_gui.widgets.render.view_range import HouseViewBox
 
 _MIN = Qt.SizeHint.MinimumSize
+#: The height of a plot's title row for a title of one line (pyqtgraph's).
+TITLE_ROW = 30.0
 
 
 class FitTitle(pg.LabelItem):  # type: ignore[misc]  # pyqtgraph is untyped
-    """A plot title that shrinks its text to the width it is given (at most to half size),
-    and asks for its height only (its width is the plot's)."""
+    """A plot title that wraps its text to the width it is given (lines centred, at the
+    title's size), and asks for its height only (its width is the plot's)."""
 
     #: The size hints of the text shown (replaced, never changed in place).
     _hints: Mapping[Qt.SizeHint, tuple[float, float]] = MappingProxyType({})
@@ -56,12 +59,24 @@ class FitTitle(pg.LabelItem):  # type: ignore[misc]  # pyqtgraph is untyped
         return bool(self.isVisible() and self.size().width() > 0 and self._hints)
 
     def resizeEvent(self, ev: object) -> None:
-        self.item.setScale(1.0)
-        natural = self.item.boundingRect().width()
+        self._wrap()
+        super().resizeEvent(ev)  # (its updateMin makes room for another number of lines)
+
+    def _wrap(self) -> None:
+        """Lay the text out at the title's width (centred lines, wrapped when too long).
+
+        The text is always laid out at that width, never measured unwrapped first: a new text
+        (a live number) is laid out once."""
+        item = self.item
+        doc = item.document()
+        option = doc.defaultTextOption()
+        if option.alignment() != Qt.AlignmentFlag.AlignHCenter:
+            option.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+            doc.setDefaultTextOption(option)
         avail = self.size().width()
-        if natural > 0 and 0 < avail < natural:
-            self.item.setScale(max(avail / natural, 0.5))
-        super().resizeEvent(ev)
+        width = avail if avail > 0 else -1.0
+        if item.textWidth() != width:
+            item.setTextWidth(width)
 
     def updateMin(self) -> None:
         bounds = self.itemRect()
@@ -74,6 +89,12 @@ class FitTitle(pg.LabelItem):  # type: ignore[misc]  # pyqtgraph is untyped
         if self._in_place:
             return
         self.setMinimumWidth(0)
+        height = max(bounds.height(), TITLE_ROW)
+        if height != self.maximumHeight():  # the plot's title row: all of the title's lines
+            self.setMaximumHeight(height)
+            parent = self.parentItem()
+            if isinstance(parent, HousePlot):
+                parent.title_height_changed(height)
         self.setMinimumHeight(bounds.height())
         self.updateGeometry()
 
@@ -90,6 +111,8 @@ class HousePlot(pg.PlotItem):  # type: ignore[misc]  # pyqtgraph is untyped
     unless one is given, a :class:`~posenc_gui.widgets.render.view_range.HouseViewBox`."""
 
     titleLabel: FitTitle
+    #: The rectangle the plot's view last gave it (None: none yet).
+    _given: QRectF | None = None
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         if kw.get("viewBox") is None:
@@ -101,6 +124,19 @@ class HousePlot(pg.PlotItem):  # type: ignore[misc]  # pyqtgraph is untyped
         plain.setParentItem(None)
         self.titleLabel = FitTitle("", size="11pt", parent=self)
         self.layout.addItem(self.titleLabel, 0, 1)
+
+    def setGeometry(self, rect: QRectF) -> None:
+        self._given = QRectF(rect)
+        super().setGeometry(rect)
+
+    def title_height_changed(self, height: float) -> None:
+        """Give the title row ``height``, and the plot again the rectangle its view gave it: a
+        taller title (wrapped while the plot was narrow) raised the plot's minimum size, and
+        Qt kept the plot that tall."""
+        self.layout.setRowFixedHeight(0, height)
+        given = self._given
+        if given is not None and given != self.geometry():
+            self.setGeometry(given)
 
     def retitle(self, title: str, **args: Any) -> None:
         """:meth:`setTitle`, set in place on a title already laid out (module docstring)."""

@@ -1,0 +1,265 @@
+"""Plots frame their content: every figure of every tab, at three window sizes, light and dark.
+
+For each plot the labels it shows — its title, its axis titles and every text in its view
+(notes, pixel texts, line labels) — are taken as rectangles in the panel's coordinates, and:
+
+- no two labels of a tab overlap;
+- a title or axis title lies inside its plot, a text in the view inside the view box;
+- a plot's title is shown at the title role's size (never shrunk to fit: one size per role);
+- a text in a line plot's view lies over none of its curves and markers;
+- a line plot's x axis ends at its data (at most 5 % of the data's extent past either end).
+
+Each tab's panel is built once and resized and restyled through the style hub (the window
+sizes less the ~100 px of menu, tab and status bars).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from conftest import show_panel
+from PySide6.QtCore import QPoint, QPointF, QRectF
+from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsTextItem, QWidget
+from pytestqt.qtbot import QtBot
+
+from posenc_gui.state.registry import TAB_IDS
+from posenc_gui.widgets import style as style_mod
+from posenc_gui.widgets.render import Dots, PixelCurve, PixelText
+from posenc_gui.widgets.render.plot import FitTitle
+
+#: Panel sizes of 1024×768, 1280×720 and 1920×1080 windows.
+SIZES = [(1024, 668), (1280, 620), (1920, 980)]
+THEMES = ("light", "dark")
+#: Slack of a rectangle test (pixels): antialiased edges, rounding to whole pixels.
+SLACK = 1.0
+
+
+#: Items that draw data: curves and markers.
+DATA_TYPES = (PixelCurve, Dots, pg.PlotCurveItem, pg.PlotDataItem, pg.ScatterPlotItem)
+
+
+@dataclass
+class Label:
+    plot: str
+    what: str
+    rect: QRectF  # panel coordinates
+    inside: QRectF  # the rectangle it must lie in (panel coordinates)
+
+
+def _to_panel(plot: pg.PlotWidget, panel: QWidget, rect: QRectF) -> QRectF:
+    r = plot.mapFromScene(rect).boundingRect()
+    off = plot.viewport().mapTo(panel, QPoint(0, 0))
+    return QRectF(r).translated(off.x(), off.y())
+
+
+def _text_rect(item: QGraphicsTextItem) -> QRectF:
+    """The scene rectangle of a text item's text (its document without the margins)."""
+    m = item.document().documentMargin()
+    return item.mapRectToScene(item.boundingRect().adjusted(m, m, -m, -m))
+
+
+def _shown(item: QGraphicsItem) -> bool:
+    return bool(item.isVisible() and item.opacity() > 0)
+
+
+def _text_items(plot: pg.PlotWidget) -> Iterator[tuple[str, QGraphicsItem, QRectF]]:
+    """(text, item, scene rectangle) of every text drawn in the view of ``plot``."""
+    vb = plot.getPlotItem().getViewBox()
+    for item in vb.allChildren():
+        if not _shown(item):
+            continue
+        if isinstance(item, pg.TextItem):
+            text = item.textItem.toPlainText().strip()
+            if text:
+                yield text, item, _text_rect(item.textItem)
+        elif isinstance(item, PixelText) and item.html():
+            yield item.html(), item, item.scene_text_rect()
+
+
+def _data_points(vb: pg.ViewBox) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
+    """(name, x, y) of the points of every curve and marker set in ``vb``, in scene
+    coordinates; a curve's segments are sampled every few pixels."""
+    t = vb.childGroup.sceneTransform()
+    for item in vb.addedItems:
+        if not _shown(item) or not isinstance(item, DATA_TYPES):
+            continue
+        x, y = (np.asarray(a, dtype=float) for a in item.getData())
+        if x.size == 0:
+            continue
+        sx = t.m11() * x + t.m21() * y + t.dx()
+        sy = t.m12() * x + t.m22() * y + t.dy()
+        ok = np.isfinite(sx) & np.isfinite(sy)
+        if isinstance(item, (pg.ScatterPlotItem, Dots)) or sx.size < 2:
+            yield type(item).__name__, sx[ok], sy[ok]
+            continue
+        connect = getattr(item, "opts", {}).get("connect", "all")
+        a = np.stack([sx[:-1], sy[:-1]], 1)
+        b = np.stack([sx[1:], sy[1:]], 1)
+        if isinstance(connect, str) and connect == "pairs":
+            a, b = a[::2], b[::2]
+        elif not isinstance(connect, str):
+            keep = np.asarray(connect, dtype=bool)[:-1]
+            a, b = a[keep], b[keep]
+        seg_ok = np.isfinite(a).all(1) & np.isfinite(b).all(1)
+        a, b = a[seg_ok], b[seg_ok]
+        if not len(a):
+            continue
+        t_ = np.linspace(0.0, 1.0, 33)[None, :, None]
+        pts = (a[:, None, :] * (1 - t_) + b[:, None, :] * t_).reshape(-1, 2)
+        yield type(item).__name__, pts[:, 0], pts[:, 1]
+
+
+def data_faults(panel: QWidget) -> list[str]:
+    """Texts in a view drawn over its curves or markers.
+
+    Planes (aspect-locked views: circles, vectors) are left out: their labels name arrows at
+    their tips and arcs, next to what they name (the labels are checked against each other
+    and the view's edge above)."""
+    faults: list[str] = []
+    for plot in panel.findChildren(pg.PlotWidget):
+        if not plot.isVisible():
+            continue
+        vb = plot.getPlotItem().getViewBox()
+        if vb.state["aspectLocked"]:
+            continue
+        texts = list(_text_items(plot))
+        if not texts:
+            continue
+        data = list(_data_points(vb))
+        for text, _, rect in texts:
+            inner = rect.adjusted(SLACK, SLACK, -SLACK, -SLACK)
+            for name, x, y in data:
+                inside = (
+                    (x > inner.left()) & (x < inner.right())
+                    & (y > inner.top()) & (y < inner.bottom())
+                )  # fmt: skip
+                if inside.any():
+                    faults.append(f"{plot.objectName()}: text {text!r} over a {name}")
+    return faults
+
+
+def labels_of(panel: QWidget) -> list[Label]:
+    out: list[Label] = []
+    for plot in panel.findChildren(pg.PlotWidget):
+        if not plot.isVisible():
+            continue
+        name = plot.objectName()
+        plot.grab()  # painted: a text item places itself at its paint (it may be scrolled out)
+        item = plot.getPlotItem()
+        # the plot as shown: its item, within its widget
+        shown = QRectF(plot.viewport().rect()).translated(
+            QPointF(plot.viewport().mapTo(panel, QPoint(0, 0)))
+        )
+        whole = _to_panel(plot, panel, item.sceneBoundingRect()).intersected(shown)
+        view = _to_panel(plot, panel, item.getViewBox().sceneBoundingRect())
+        title = item.titleLabel
+        if _shown(title) and title.text:
+            rect = _to_panel(plot, panel, _text_rect(title.item))
+            out.append(Label(name, f"title {title.text!r}", rect, whole))
+        for side in ("left", "bottom", "right", "top"):
+            axis = item.getAxis(side)
+            if _shown(axis) and axis.label.isVisible() and axis.label.toPlainText().strip():
+                rect = _to_panel(plot, panel, _text_rect(axis.label))
+                text = axis.label.toPlainText()
+                out.append(Label(name, f"{side} axis title {text!r}", rect, whole))
+        for text, _, scene_rect in _text_items(plot):
+            out.append(Label(name, f"text {text!r}", _to_panel(plot, panel, scene_rect), view))
+    return out
+
+
+def _overlap(a: QRectF, b: QRectF) -> float:
+    inter = a.intersected(b)
+    return 0.0 if inter.isEmpty() else min(inter.width(), inter.height())
+
+
+def framing_faults(panel: QWidget) -> list[str]:
+    faults: list[str] = []
+    labels = labels_of(panel)
+    for k, a in enumerate(labels):
+        grown = a.inside.adjusted(-SLACK, -SLACK, SLACK, SLACK)
+        if not grown.contains(a.rect):
+            faults.append(f"{a.plot}: {a.what} {a.rect.getRect()} outside {a.inside.getRect()}")
+        for b in labels[k + 1 :]:
+            if _overlap(a.rect, b.rect) > SLACK:
+                faults.append(
+                    f"{a.plot}: {a.what} {a.rect.getRect()} overlaps {b.plot}: {b.what} "
+                    f"{b.rect.getRect()}"
+                )
+    for plot in panel.findChildren(pg.PlotWidget):
+        title = plot.getPlotItem().titleLabel
+        if isinstance(title, FitTitle) and plot.isVisible() and title.item.scale() < 1.0:
+            faults.append(f"{plot.objectName()}: title shrunk to {title.item.scale():.2f}")
+    return faults
+
+
+#: Plots whose x axis spans more than their data, and why.
+WIDER_X = {
+    # P[i]·P[i+k] for i ≤ L−1−k: the axis runs over the positions 0 … L−1 (an end that
+    # followed k was set again at almost every k step: +40 % frame time at L = 512)
+    "figure_dots",
+}
+
+
+def x_range_faults(panel: QWidget) -> list[str]:
+    """Line plots whose x view runs more than 5 % of the data's extent past it."""
+    faults: list[str] = []
+    for plot in panel.findChildren(pg.PlotWidget):
+        if plot.objectName() in WIDER_X:
+            continue
+        vb = plot.getPlotItem().getViewBox()
+        if vb.state["aspectLocked"]:  # a circle or a plane: ranged as a square, not to the x
+            continue
+        xs = [
+            item.getData()[0]
+            for item in vb.addedItems
+            if isinstance(item, (PixelCurve, pg.PlotCurveItem, pg.PlotDataItem))
+            and item.isVisible()
+            and item.getData()[0] is not None
+            and len(item.getData()[0]) > 1
+        ]
+        if not xs:
+            continue
+        lo = min(float(x.min()) for x in xs)
+        hi = max(float(x.max()) for x in xs)
+        (x0, x1), _ = vb.viewRange()
+        span = hi - lo
+        if span <= 0:
+            continue
+        if x0 < lo - 0.05 * span - 1e-9 or x1 > hi + 0.05 * span + 1e-9:
+            faults.append(
+                f"{plot.objectName()}: x view {x0:.4g}…{x1:.4g} for data {lo:.4g}…{hi:.4g}"
+            )
+    return faults
+
+
+def _settle(panel: QWidget) -> None:
+    for _ in range(3):
+        QApplication.processEvents()
+    panel.refresh_now()
+    for _ in range(3):
+        QApplication.processEvents()
+    panel.grab()  # a paint: the texts place themselves for the view's transform
+
+
+@pytest.mark.parametrize("tab_id", TAB_IDS)
+def test_plots_frame_their_labels(qtbot: QtBot, tab_id: str) -> None:
+    hub = style_mod.hub()
+    faults: list[str] = []
+    try:
+        panel = show_panel(qtbot, tab_id, SIZES[0])
+        for size in SIZES:
+            panel.resize(*size)
+            for theme in THEMES:
+                hub.set_style(style_mod.Style(theme=theme))
+                _settle(panel)
+                where = f"{size[0]}x{size[1]} {theme}"
+                faults += [f"{where}: {f}" for f in framing_faults(panel)]
+                faults += [f"{where}: {f}" for f in x_range_faults(panel)]
+                faults += [f"{where}: {f}" for f in data_faults(panel)]
+    finally:
+        hub.set_style(style_mod.Style())
+    assert not faults, "\n".join(dict.fromkeys(faults))
