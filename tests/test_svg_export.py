@@ -213,3 +213,16 @@ def test_svg_text_has_the_screen_size(qtbot: QtBot, tmp_path: Path) -> None:
     pixels = 12.0 * label.logicalDpiY() / 72
     assert ">run of text</text>" in text
     assert f'font-size="{pixels:g}"' in text or f'font-size="{round(pixels, 4):g}"' in text
+
+
+def test_cosmetic_strokes_with_exponents_are_mapped_to_pixels() -> None:
+    """A marker whose path has ``-8.88e-16`` in it (Qt writes tiny numbers so) is flattened too:
+    left transformed, librsvg drew its 3-pixel white outline 300 pixels wide over the plot."""
+    svg = (
+        b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+        b'<g stroke="#fff" stroke-width="3" transform="matrix(100,0,0,-100,50,50)">'
+        b'<path vector-effect="non-scaling-stroke" d="M0.1,0 C0.1,-0.05 0.05,-0.1 -8.88e-16,-0.1 "/>'
+        b"</g></svg>"
+    )
+    out = flatten_cosmetic_strokes(svg).decode()
+    assert "matrix(1,0,0,1,0,0)" in out and 'd="M60,50 C60,55 55,60 50,60"' in out

@@ -88,7 +88,7 @@ def _points(m: Matrix, text: str) -> str:
 def _path(m: Matrix, d: str) -> str | None:
     """``d`` mapped through ``m``; None when it uses commands other than absolute M/L/C/Z."""
     out: list[str] = []
-    for cmd, args in re.findall(r"([A-Za-z])([^A-Za-z]*)", d):
+    for cmd, args in re.findall(r"([MmLlHhVvCcSsQqTtAaZz])([^MmLlHhVvCcSsQqTtAaZz]*)", d):
         if cmd not in "MLCZ":
             return None
         out.append(cmd + (_points(m, args) if cmd != "Z" else ""))
