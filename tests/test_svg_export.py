@@ -38,7 +38,6 @@ TEXT_FIGURE_RMSE = {
     ("heatmap", "curve_label"): 0.060,
     ("heatmap", "turns_label"): 0.035,
     ("heatmap", "formula"): 0.045,
-    ("rotation", "rv"): 0.056,
     ("rotation", "matrix"): 0.067,
     ("rotation", "pe_text"): 0.038,
     ("rope", "circle_formula"): 0.052,
@@ -221,7 +220,8 @@ def test_cosmetic_strokes_with_exponents_are_mapped_to_pixels() -> None:
     svg = (
         b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
         b'<g stroke="#fff" stroke-width="3" transform="matrix(100,0,0,-100,50,50)">'
-        b'<path vector-effect="non-scaling-stroke" d="M0.1,0 C0.1,-0.05 0.05,-0.1 -8.88e-16,-0.1 "/>'
+        b'<path vector-effect="non-scaling-stroke"'
+        b' d="M0.1,0 C0.1,-0.05 0.05,-0.1 -8.88e-16,-0.1 "/>'
         b"</g></svg>"
     )
     out = flatten_cosmetic_strokes(svg).decode()
