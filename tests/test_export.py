@@ -371,3 +371,39 @@ def test_png_menu_action_writes_the_chosen_figure_at_the_chosen_size(
     image = QImage(str(target))
     assert (image.width(), image.height()) == window.exports.last_size()
     assert panel.enlarged_figure == "wave"
+
+
+def test_slide_scale_follows_the_height_from_the_presentation_scale() -> None:
+    assert export.slide_scale(768, floor=1.0) == 1.6
+    assert export.slide_scale(1080, floor=1.0) == 2.25
+    assert export.slide_scale(720, floor=1.0) == 1.5
+    assert export.slide_scale(720, floor=1.8) == 1.8  # never below the window's scale
+    assert export.slide_scale(8192, floor=1.0) == style_mod.MAX_SCALE
+
+
+def _ink_width(image: QImage, background: int) -> float:
+    """Fraction of the image's width between the leftmost and rightmost painted pixel."""
+    im = image.convertToFormat(QImage.Format.Format_RGB32)
+    w, h = im.width(), im.height()
+    px = np.frombuffer(im.constBits(), np.uint8).reshape(h, im.bytesPerLine() // 4, 4)[:, :w, :3]
+    bg = np.array([(background >> 16) & 255, (background >> 8) & 255, background & 255])
+    xs = np.nonzero((np.abs(px.astype(int) - bg).sum(axis=2) > 60).any(axis=0))[0]
+    return float(xs.max() - xs.min() + 1) / w
+
+
+@pytest.mark.parametrize(
+    ("tab_id", "figure"),
+    [("sine", "wave_formula"), ("heatmap", "hover"), ("rope", "circle_formula")],
+)
+def test_a_read_out_figure_at_a_slide_size_reads_as_a_slide(
+    tab_id: str, figure: str, qtbot: QtBot
+) -> None:
+    """At 1920 x 1080 a read-out's text is laid out at the slide's scale: its lines span most of
+    the slide's width (at the window's scale 1 they spanned 38-56 %)."""
+    from posenc_gui.panels import get_panel
+
+    with export.staged(get_panel(tab_id), {}, (1920, 1080), figure=figure) as (panel, widget):
+        assert panel.book.style.scale == export.slide_scale(1080)
+        image = export.render_image(widget, 1920)
+        background = widget.palette().window().color().rgb()
+    assert _ink_width(image, background) >= 0.6

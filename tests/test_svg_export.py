@@ -19,12 +19,39 @@ from posenc_gui.widgets import export
 from posenc_gui.widgets.svg import TEXT_SCALE, flatten_cosmetic_strokes, portable_svg
 
 #: Root-mean-square difference (colour channels in [0, 1]) an SVG rendering may have from the
-#: PNG. Before cosmetic strokes were flattened and the generator got the screen's resolution,
-#: every tab was at 0.11-0.36. Per figure at 1280 x 720 most figures are at 0.005-0.025 in both
-#: renderers; dense text blocks (rotation's pe_text and matrix, heatmap's hover read-out) stay
-#: at 0.06-0.08 (glyphs rasterised by two engines) and the heatmaps at 0.05-0.06: the issue's
-#: target of 0.03 is not reached for those.
+#: PNG (whole tab at the window's scale). Before cosmetic strokes were flattened and the
+#: generator got the screen's resolution, every tab was at 0.11-0.36.
 MAX_RMSE = 0.1
+#: Per figure, exported at 1280 x 720 (slide scale 1.5): images are written as the device pixels
+#: the PNG has (heatmaps 0.05-0.06 before, 0.009-0.016 now) and each text run is as wide as Qt
+#: lays it out. What is left is the glyphs themselves: Qt's raster text is hinted (stems snapped
+#: to pixels), the SVG renderers draw the outlines unhinted at the same size and place, so a
+#: figure's difference grows with its text area. Text stays whole runs (one ``<text>`` per run);
+#: figures with text measured above 0.022 get their measured worst (Qt or librsvg) + 0.01.
+FIGURE_RMSE = 0.03
+TEXT_FIGURE_RMSE = {
+    ("sine", "wave_formula"): 0.050,
+    ("sine", "circle_formula"): 0.050,
+    ("sine", "vector"): 0.044,
+    ("sine", "ladder_formula"): 0.036,
+    ("heatmap", "hover"): 0.056,
+    ("heatmap", "curve_label"): 0.060,
+    ("heatmap", "turns_label"): 0.035,
+    ("heatmap", "formula"): 0.045,
+    ("rotation", "matrix"): 0.067,
+    ("rotation", "pe_text"): 0.038,
+    ("rope", "circle_formula"): 0.052,
+    ("rope", "curve_formula"): 0.051,
+    ("rope", "layouts"): 0.076,
+    ("alibi", "heatmap"): 0.035,
+    ("alibi", "attention_text"): 0.065,
+    ("alibi", "comparison_text"): 0.068,
+    ("encodings", "similarity_text"): 0.042,
+    ("encodings", "vector_text"): 0.035,
+    ("encodings", "dot_text"): 0.038,
+    ("encodings", "magnitude_text"): 0.051,
+    ("encodings", "pairs_text"): 0.068,
+}
 FIGURES = [(t, f) for t in TAB_IDS for f in get_model(t).figures]
 
 
@@ -97,20 +124,30 @@ def test_each_figure_svg_renders_as_its_png(
         svg = export.write_svg(fig, tmp_path / f"{figure}.svg")
         background = fig.palette().window().color().name()
     raster = (_qt_raster if renderer == "qt" else _rsvg_raster)(svg, png, background)
-    assert _rmse(png, raster) < MAX_RMSE
+    assert _rmse(png, raster) < TEXT_FIGURE_RMSE.get((tab_id, figure), FIGURE_RMSE)
 
 
-def test_text_runs_are_whole_at_whole_font_sizes() -> None:
-    """Qt's renderer rounds a fractional font size: each run gets a whole one, scaled back."""
+def test_text_runs_are_whole_at_whole_font_sizes(qapp: object) -> None:
+    """Qt's renderer rounds a fractional font size: each run gets a whole one, scaled back, and
+    as wide as Qt lays the run out at the drawn size."""
+    from PySide6.QtGui import QFont, QFontMetricsF
+
     svg = (
         b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><g>'
-        b'<text x="2" y="16" font-size="13.3333" xml:space="preserve">k = 2 </text></g></svg>'
+        b'<text x="2" y="16" font-family="Sans Serif" font-size="13.3333" xml:space="preserve">'
+        b"k = 2 </text></g></svg>"
     )
     out = portable_svg(svg).decode()
     assert out.count("<text") == 1 and ">k = 2 </text>" in out
     size = round(13.3333 * TEXT_SCALE)
     assert f'font-size="{size}"' in out
-    assert f"matrix({13.3333 / size:.9g},0,0,{13.3333 / size:.9g},2,16)" in out
+    kx, _, _, ky, x, y = (float(v) for v in out.split("matrix(")[1].split(")")[0].split(","))
+    assert (ky, x, y) == (pytest.approx(13.3333 / size), 2, 16)
+    font = QFont("Sans Serif")
+    font.setPointSizeF(13.3333 * 72 / 96)
+    laid_out = QFontMetricsF(font).horizontalAdvance("k = 2 ")
+    font.setPointSizeF(size * 72 / 96)
+    assert kx * QFontMetricsF(font).horizontalAdvance("k = 2 ") == pytest.approx(laid_out)
 
 
 def test_small_images_are_written_at_their_drawn_size(qapp: object) -> None:
@@ -175,3 +212,17 @@ def test_svg_text_has_the_screen_size(qtbot: QtBot, tmp_path: Path) -> None:
     pixels = 12.0 * label.logicalDpiY() / 72
     assert ">run of text</text>" in text
     assert f'font-size="{pixels:g}"' in text or f'font-size="{round(pixels, 4):g}"' in text
+
+
+def test_cosmetic_strokes_with_exponents_are_mapped_to_pixels() -> None:
+    """A marker whose path has ``-8.88e-16`` in it (Qt writes tiny numbers so) is flattened too:
+    left transformed, librsvg drew its 3-pixel white outline 300 pixels wide over the plot."""
+    svg = (
+        b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+        b'<g stroke="#fff" stroke-width="3" transform="matrix(100,0,0,-100,50,50)">'
+        b'<path vector-effect="non-scaling-stroke"'
+        b' d="M0.1,0 C0.1,-0.05 0.05,-0.1 -8.88e-16,-0.1 "/>'
+        b"</g></svg>"
+    )
+    out = flatten_cosmetic_strokes(svg).decode()
+    assert "matrix(1,0,0,1,0,0)" in out and 'd="M60,50 C60,55 55,60 50,60"' in out

@@ -64,6 +64,7 @@ from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QWidget
 
+from posenc_gui.widgets import style as style_mod
 from posenc_gui.widgets.svg import portable_svg, set_pixel_size
 from posenc_gui.widgets.views import Series
 
@@ -75,6 +76,9 @@ MIN_PNG_WIDTH, MAX_PNG_WIDTH = 320, 8192
 #: Slide sizes offered for one figure (width, height in pixels).
 SLIDE_SIZES = ((1920, 1080), (1280, 720))
 MIN_SIDE, MAX_SIDE = 320, 8192
+#: A figure exported at a slide size is laid out at the presentation scale (1.6) at 768 pixels
+#: high, in proportion to the height (1080 pixels: 2.25), so it reads as that slide would.
+SLIDE_SCALE_AT = (768, 1.6)
 
 Data = Mapping[str, Mapping[str, Series]]
 
@@ -102,6 +106,14 @@ def figure_widget(panel: QWidget) -> QWidget:
 
 
 # -- one figure at a slide size -------------------------------------------------------------------
+def slide_scale(height: int, floor: float | None = None) -> float:
+    """The style scale of a figure exported ``height`` pixels high (see :data:`SLIDE_SCALE_AT`),
+    never below ``floor`` (default: the application's current scale) nor above the largest."""
+    ref_height, ref_scale = SLIDE_SCALE_AT
+    floor = style_mod.current().scale if floor is None else floor
+    return round(min(max(ref_scale * height / ref_height, floor), style_mod.MAX_SCALE), 4)
+
+
 def _settle(panel: Any) -> None:
     QApplication.processEvents()
     panel.refresh_now()
@@ -116,6 +128,7 @@ def staged(
     *,
     figure: str | None = None,
     view_state: Mapping[str, Any] | None = None,
+    scale: float | None = None,
 ) -> Iterator[tuple[Any, QWidget]]:
     """An offscreen panel of ``panel_cls`` (a :class:`~posenc_gui.panels.base.Panel` class) on
     its own copy of ``values``, laid out for ``size``: yields ``(panel, widget)`` where
@@ -123,7 +136,9 @@ def staged(
     column hidden), or, without ``figure``, the whole panel at ``size``.
 
     The figure is laid out at that size (its plots, axes and text placed for it), not scaled
-    from the window; nothing on screen changes. :class:`KeyError` lists the tab's figures when
+    from the window, in the application's style at ``scale`` (default: for a figure
+    :func:`slide_scale` of the height, so text reads as on a slide; for the whole tab the
+    current scale); nothing on screen changes. :class:`KeyError` lists the tab's figures when
     ``figure`` is not one of them. The panel is disposed of on exit.
     """
     from posenc_gui.state import ParamState
@@ -134,7 +149,10 @@ def staged(
         raise KeyError(
             f"tab {model.id!r} has no figure {figure!r}; figures: {', '.join(model.figures)}"
         )
-    panel = panel_cls(ParamState(model, dict(values)))
+    if scale is None:
+        scale = style_mod.current().scale if figure is None else slide_scale(height)
+    look = style_mod.StyleHub(style_mod.current().replace(scale=scale))
+    panel = panel_cls(ParamState(model, dict(values)), style_hub=look)
     try:
         panel.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
         if figure is not None and panel.side_scroll is not None:
@@ -291,7 +309,7 @@ def svg_bytes(widget: QWidget, *, title: str = "") -> bytes:
         QWidget.render(widget, painter, QPoint(0, 0))
     finally:
         painter.end()
-    svg = portable_svg(bytes(buffer.data().data()))
+    svg = portable_svg(bytes(buffer.data().data()), widget.logicalDpiY())
     return set_pixel_size(svg, size.width(), size.height())
 
 

@@ -20,19 +20,26 @@ Two more differences between renderers are removed by :func:`portable_svg`:
   between the runs a label is written in. Each ``<text>`` gets an integer font size
   :data:`TEXT_SCALE` times larger under a transform that scales it back: the same size in every
   renderer, the run still whole (one ``<text>`` per run, as Qt wrote it).
-- **Small images drawn large** (a heatmap's 100 × 128 values over 1100 × 650 pixels): librsvg
-  smooths them whatever ``image-rendering`` says. Such an image is written at the size it is
-  drawn, each value a block of pixels (as the screen draws it), so no renderer interpolates.
+- **Text width.** Qt lays a run out with hinted, whole-pixel advances; an SVG renderer scales
+  the font's design advances, a pixel or two narrower over a run. The transform's horizontal
+  scale makes the run as wide as Qt laid it out (measured with Qt's metrics at the size).
+- **Images drawn scaled** (a heatmap's 100 × 128 values over 1112 × 646.4 pixels): librsvg
+  smooths them whatever ``image-rendering`` says, and a renderer's own nearest-neighbour rule
+  puts a row edge that falls on a pixel centre on the other side from Qt's raster engine. Such
+  an image is drawn by the raster engine into the whole device pixels it covers, as the PNG
+  has them, and written at exactly those pixels: every renderer only copies pixels.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
+import math
 import re
 import xml.etree.ElementTree as ET
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-from PySide6.QtGui import QImage
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF
+from PySide6.QtGui import QFont, QFontMetricsF, QImage, QPainter, QTransform
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
@@ -50,9 +57,8 @@ _KAPPA = 0.5522847498307936
 
 #: A text's font size is written this many times larger (and scaled back): see the module doc.
 TEXT_SCALE = 64
-#: Images are written at their drawn size only when they are scaled at least this much, and
-#: never larger than this many pixels.
-MIN_IMAGE_ZOOM, MAX_IMAGE_PIXELS = 1.5, 4096 * 4096
+#: An image is written as the device pixels it covers only up to this many pixels.
+MAX_IMAGE_PIXELS = 4096 * 4096
 
 Matrix = tuple[float, float, float, float, float, float]
 
@@ -82,7 +88,7 @@ def _points(m: Matrix, text: str) -> str:
 def _path(m: Matrix, d: str) -> str | None:
     """``d`` mapped through ``m``; None when it uses commands other than absolute M/L/C/Z."""
     out: list[str] = []
-    for cmd, args in re.findall(r"([A-Za-z])([^A-Za-z]*)", d):
+    for cmd, args in re.findall(r"([MmLlHhVvCcSsQqTtAaZz])([^MmLlHhVvCcSsQqTtAaZz]*)", d):
         if cmd not in "MLCZ":
             return None
         out.append(cmd + (_points(m, args) if cmd != "Z" else ""))
@@ -205,7 +211,16 @@ def flatten_cosmetic_strokes(svg: bytes) -> bytes:
     return out
 
 
-def _whole_size_text(el: ET.Element) -> bool:
+def _font(el: ET.Element, pixels: float, dpi: float) -> QFont:
+    font = QFont(el.get("font-family", ""))
+    font.setPointSizeF(pixels * 72 / dpi)
+    with contextlib.suppress(ValueError):
+        font.setWeight(QFont.Weight(int(el.get("font-weight", "400"))))
+    font.setItalic(el.get("font-style", "normal") in ("italic", "oblique"))
+    return font
+
+
+def _whole_size_text(el: ET.Element, dpi: float) -> bool:
     try:
         size = float(el.get("font-size", "0"))
         x, y = float(el.get("x", "0")), float(el.get("y", "0"))
@@ -215,24 +230,33 @@ def _whole_size_text(el: ET.Element) -> bool:
         return False
     n = round(size * TEXT_SCALE)
     k = size / n
+    # the run as wide as Qt lays it out at ``size`` (whole-pixel advances): an SVG renderer
+    # scales the font's design advances, narrower by a pixel or two over a run
+    text = el.text or ""
+    screen = QFontMetricsF(_font(el, size, dpi)).horizontalAdvance(text)
+    design = QFontMetricsF(_font(el, n, dpi)).horizontalAdvance(text) * k
+    kx = k * screen / design if screen > 0 and design > 0 else k
     el.set("font-size", str(n))
     el.set("x", "0")
     el.set("y", "0")
     own = el.get("transform")
-    scale = f"matrix({k:.9g},0,0,{k:.9g},{_fmt(x)},{_fmt(y)})"
+    scale = f"matrix({kx:.9g},0,0,{k:.9g},{_fmt(x)},{_fmt(y)})"
     el.set("transform", f"{own} {scale}" if own else scale)
     return True
 
 
-def _blocky_image(el: ET.Element, m: Matrix) -> bool:
-    """Write ``el`` (a data-URI PNG under the transform ``m``) at the pixel size it is drawn."""
-    a, b, c, d, _, _ = m
+def _device_image(el: ET.Element, m: Matrix) -> bool:
+    """Write ``el`` (a data-URI PNG under the transform ``m``) as the pixels Qt's raster engine
+    paints for it: drawn by that engine (unsmoothed) into the whole device pixels it covers,
+    then placed on exactly those pixels, so every renderer only copies pixels."""
+    a, b, c, d, e, f = m
     href_key = f"{{{XLINK_NS}}}href"
     href = el.get(href_key, "")
     prefix = "data:image/png;base64,"
-    if b or c or not href.startswith(prefix):
+    if b or c or not a or not d or not href.startswith(prefix):
         return False
     try:
+        x, y = float(el.get("x", "0")), float(el.get("y", "0"))
         w, h = float(el.get("width", "0")), float(el.get("height", "0"))
     except ValueError:
         return False
@@ -240,37 +264,32 @@ def _blocky_image(el: ET.Element, m: Matrix) -> bool:
     image.loadFromData(QByteArray(base64.b64decode(href[len(prefix) :])), "PNG")  # type: ignore[arg-type]
     if image.isNull() or w <= 0 or h <= 0:
         return False
-    # one written pixel per drawn pixel: the scale stays exact (a heatmap row of 5.05 pixels
-    # stays 5.05 pixels), the last pixel column and row may reach past by less than a pixel
-    sx, sy = abs(a) * w / image.width(), abs(d) * h / image.height()
-    tw, th = round(abs(a) * w + 0.499), round(abs(d) * h + 0.499)
-    if min(sx, sy) < MIN_IMAGE_ZOOM or tw * th > MAX_IMAGE_PIXELS:
-        return False
-    big = _nearest(image.convertToFormat(QImage.Format.Format_ARGB32), tw, th, sx, sy)
-    el.set("width", _fmt(tw / abs(a)))
-    el.set("height", _fmt(th / abs(d)))
+    xs, ys = sorted((a * x + e, a * (x + w) + e)), sorted((d * y + f, d * (y + h) + f))
+    left, top = math.floor(xs[0] + 1e-6), math.floor(ys[0] + 1e-6)
+    width, height = math.ceil(xs[1] - 1e-6) - left, math.ceil(ys[1] - 1e-6) - top
+    on_pixels = (left, top, width, height) == (xs[0], ys[0], image.width(), image.height())
+    if on_pixels or width <= 0 or height <= 0 or width * height > MAX_IMAGE_PIXELS:
+        return False  # already one image pixel per device pixel (or too large to expand)
+    drawn = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
+    drawn.fill(0)
+    painter = QPainter(drawn)
+    painter.setTransform(QTransform(a, 0, 0, d, e - left, f - top))
+    painter.drawImage(QRectF(x, y, w, h), image)
+    painter.end()
+    # the element's own transform undoes the group's: it lands on device pixels left, top
+    el.set("x", "0")
+    el.set("y", "0")
+    el.set("width", str(width))
+    el.set("height", str(height))
+    el.set("transform", f"matrix({1 / a!r},0,0,{1 / d!r},{(left - e) / a!r},{(top - f) / d!r})")
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    big.save(buffer, "PNG")  # type: ignore[call-overload]
+    drawn.save(buffer, "PNG")  # type: ignore[call-overload]
     el.set(href_key, prefix + base64.b64encode(bytes(buffer.data().data())).decode("ascii"))
     return True
 
 
-def _nearest(image: QImage, width: int, height: int, sx: float, sy: float) -> QImage:
-    """``image`` drawn ``sx`` × ``sy`` larger into ``width`` × ``height`` pixels, each taking
-    the source pixel under its centre (as the raster engine draws an unsmoothed image)."""
-    import numpy as np
-
-    w, h = image.width(), image.height()
-    rows = np.frombuffer(image.constBits(), np.uint8).reshape(h, image.bytesPerLine())
-    src = rows[:, : 4 * w].reshape(h, w, 4)
-    ys = np.minimum(((np.arange(height) + 0.5) / sy).astype(np.intp), h - 1)
-    xs = np.minimum(((np.arange(width) + 0.5) / sx).astype(np.intp), w - 1)
-    out = np.ascontiguousarray(src[ys][:, xs])
-    return QImage(out.data, width, height, 4 * width, QImage.Format.Format_ARGB32).copy()
-
-
-def portable_svg(svg: bytes) -> bytes:
+def portable_svg(svg: bytes, dpi: float = 96.0) -> bytes:
     """``svg`` (QSvgGenerator output) drawn alike by Qt's renderer and librsvg: cosmetic strokes
     in pixels (:func:`flatten_cosmetic_strokes`), text at whole font sizes and small images
     written at their drawn size (see the module doc)."""
@@ -279,11 +298,11 @@ def portable_svg(svg: bytes) -> bytes:
         m = _matrix(group.get("transform")) or _IDENTITY
         for child in group:
             if _tag(child) == "text":
-                _whole_size_text(child)
+                _whole_size_text(child, dpi)
             elif _tag(child) == "image":
-                _blocky_image(child, m)
+                _device_image(child, m)
     for el in root:
         if _tag(el) == "text":
-            _whole_size_text(el)
+            _whole_size_text(el, dpi)
     out: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
     return out
