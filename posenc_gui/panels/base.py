@@ -64,6 +64,9 @@ SIDE_MIN_WIDTH = 330
 SIDE_WIDTH = 440
 #: Below this width (pixels at scale 1) the plot grid becomes a single scrolling column.
 REFLOW_WIDTH = 760
+#: The largest share of the plot area's height that a presented figure's companion (its
+#: read-out block) takes; the figure gets the rest.
+COMPANION_SHARE = 0.4
 QWIDGETSIZE_MAX = (1 << 24) - 1
 
 
@@ -235,8 +238,31 @@ class ReflowGrid(QWidget):
         scroll bar of its own.
         """
         if self.enlarged is not None:
+            # the stage fits what is visible: each companion as tall as its text, up to
+            # COMPANION_SHARE of the height (beyond, its own cell scrolls), the figure the rest
+            # (a plot's size hint follows its past sizes: its height is set, not hinted). The
+            # figure's height: what the companions leave at this width (its most), and at the
+            # stage's narrowest width (its least: the layout's minimum is taken there)
+            stage = (self.enlarged, *self.companions)
+            narrowest = max(w.minimumWidth() or w.minimumSizeHint().width() for w in stage)
+            most = least = visible_height
+            share = int(COMPANION_SHARE * visible_height)
             for w in self.companions:
-                self._fit_text(w, width)
+                spacing = max(self.grid.verticalSpacing(), 0)
+                if isinstance(w, QScrollArea):
+                    h = self._fit_text(w, width, share)
+                    most, least = most - h - spacing, least - h - spacing
+                else:
+                    most -= _text_height(w, width) + spacing
+                    least -= _text_height(w, min(narrowest, width)) + spacing
+            plot = self.enlarged
+            if isinstance(plot, pg.PlotWidget):
+                most = max(most, 0)
+                least = max(min(int(MIN_PLOT_HEIGHT * self.scale), least, most), 0)
+                if plot.minimumHeight() != least:
+                    plot.setMinimumHeight(least)
+                if plot.maximumHeight() != most:
+                    plot.setMaximumHeight(most)
             return
         if not self.narrow:
             return
@@ -256,14 +282,22 @@ class ReflowGrid(QWidget):
                 w.setMaximumHeight(h)  # (its size hint follows its past sizes: not the layout)
 
     @staticmethod
-    def _fit_text(w: QWidget, width: int) -> None:
-        """A scrolled text cell as tall as its text at ``width`` (no scroll bar of its own)."""
+    def _fit_text(w: QWidget, width: int, most: int = QWIDGETSIZE_MAX) -> int:
+        """A scrolled text cell as tall as its text at ``width`` (no scroll bar of its own),
+        up to ``most`` (it scrolls beyond); its new minimum height."""
         if not isinstance(w, QScrollArea) or (inner := w.widget()) is None:
-            return
+            return w.minimumHeight()
         h = inner.heightForWidth(width) if inner.hasHeightForWidth() else -1
-        h = h if h > 0 else inner.sizeHint().height()
+        h = min(h if h > 0 else inner.sizeHint().height(), most)
         if w.minimumHeight() != h:
             w.setMinimumHeight(h)
+        return h
+
+
+def _text_height(w: QWidget, width: int) -> int:
+    """The height ``w`` (a text cell) wants at ``width``."""
+    h = w.heightForWidth(width) if w.hasHeightForWidth() else -1
+    return max(h if h > 0 else w.sizeHint().height(), w.minimumHeight())
 
 
 class PlotScroll(QScrollArea):
@@ -297,8 +331,9 @@ class PlotScroll(QScrollArea):
         if (
             event.type() == QEvent.Type.LayoutRequest
             and watched is self.grid
-            and self.grid.grid_min_width() != self._grid_min
+            and (self.grid.grid_min_width() != self._grid_min or self.grid.companions)
         ):
+            # (a presented figure's companion changed its text: the figure gets the rest)
             self.reflow(self.width(), self.height())
         return super().eventFilter(watched, event)
 
