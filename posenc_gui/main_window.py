@@ -283,6 +283,8 @@ class MainWindow(QMainWindow):
         self._set_tab_actions_enabled(True)
         if self._notice:
             self.messages.show(self._notice)
+        elif self.presenting():  # (``--present``: the keys of presentation mode, once loaded)
+            self.presentation.announce()
         else:
             self.messages.flash("Ready", 3000)
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication, QSlider
 from pytestqt.exceptions import TimeoutError
 from pytestqt.qtbot import QtBot
 
-from posenc_gui.controllers.presentation import PRESENTATION_SCALE
+from posenc_gui.controllers.presentation import PRESENTATION_SCALE, presentation_scale
 from posenc_gui.main_window import MainWindow
 from posenc_gui.panels.base import Panel
 from posenc_gui.state import TabModel
@@ -91,6 +91,14 @@ def _key(qtbot: QtBot, w: MainWindow, key: Qt.Key, mods: Qt.KeyboardModifier | N
     qtbot.keyClick(w, key, mods or Qt.KeyboardModifier.NoModifier)
 
 
+def test_presentation_scale_keeps_the_texts_share_of_the_screen() -> None:
+    assert presentation_scale(1024, 768) == PRESENTATION_SCALE
+    assert presentation_scale(800, 600) == PRESENTATION_SCALE  # the floor
+    assert presentation_scale(1280, 720) == PRESENTATION_SCALE  # (720 < 768)
+    assert presentation_scale(1920, 1080) == pytest.approx(PRESENTATION_SCALE * 1080 / 768, 0.01)
+    assert presentation_scale(7680, 4320) == style_mod.MAX_SCALE
+
+
 def test_stages_pair_figures_of_the_tab_and_refuse_others() -> None:
     for tab in TAB_IDS:
         model = get_model(tab)
@@ -124,6 +132,8 @@ def test_f5_shows_every_figure_of_every_tab_in_view(
     assert w.presenting() and style_mod.hub().style.scale >= PRESENTATION_SCALE
     assert "PgDn" in w.statusBar().currentMessage()
     _resize(qtbot, w, screen)
+    # (offscreen the screen is 800 x 800: the scale F5 gives on a screen of this size)
+    w.set_style(scale=presentation_scale(*screen))
     for tab in TAB_IDS:
         w.tabs.setCurrentIndex(TAB_IDS.index(tab))
         panel = w.panels[tab]

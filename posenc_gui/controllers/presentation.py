@@ -5,15 +5,16 @@
 - **Theme**: System (follows the platform's colour scheme, light when it has none), Light, Dark;
   following the system is a setting of the machine (QSettings), the theme one of the session.
 - **Presentation** (F5, ``--present``): full screen, everything at :data:`PRESENTATION_SCALE`
-  (at least), the controls column hidden, and one figure of the tab filling the plot area — the
-  one enlarged, else the first — with the read-out its model pairs it with
-  (:meth:`TabModel.stages`). Page Down / → show the next figure, Page Up / ← the previous; they
-  stop at the last and first (a clicker never jumps back to the start unseen). While a deck is
-  open those keys step the deck instead (a step shows its own figure), and → / ← stay with a
-  focused slider, number or text field (:data:`ARROW_CONSUMERS`). Space stays Play/Pause.
-  Ctrl+Shift+H (View ▸ Show controls) shows the controls column beside the figure.
-  Esc or F5 leaves: the scale, the controls, the window state (full screen stays only if it was
-  on before) and every tab's figure layout as they were before F5. Esc again leaves full screen.
+  on a 1024 × 768 screen, larger on a larger one (:func:`presentation_scale`), the controls
+  column hidden, and one figure of the tab filling the plot area — the one enlarged, else the
+  first — with the read-out its model pairs it with (:meth:`TabModel.stages`). Page Down / →
+  show the next figure, Page Up / ← the previous; they stop at the last and first (a clicker
+  never jumps back to the start unseen). While a deck is open those keys step the deck instead
+  (a step shows its own figure), and → / ← stay with a focused slider, number or text field
+  (:data:`ARROW_CONSUMERS`). Space stays Play/Pause. Ctrl+Shift+H (View ▸ Show controls) shows
+  the controls column beside the figure. Esc or F5 leaves: the scale, the controls, the window
+  state (full screen stays only if it was on before) and every tab's figure layout as they
+  were before F5. Esc again leaves full screen.
 
 The look lives in the application's style hub and in the session (theme, scale, colour maps);
 this controller keeps both and the View menu's check marks in step.
@@ -36,8 +37,10 @@ from posenc_gui.widgets import style as style_mod
 if TYPE_CHECKING:
     from posenc_gui.panels.base import Panel
 
-#: Scale of presentation mode (F5): its floor (a larger zoom stays).
+#: Scale of presentation mode (F5) on a 1024 × 768 screen, and its floor (a larger zoom stays).
 PRESENTATION_SCALE = 1.6
+#: The screen :data:`PRESENTATION_SCALE` is meant for; a larger screen scales up with it.
+PRESENTATION_SCREEN = (1024, 768)
 #: The keys that step through the figures while presenting (without a deck), and by how much.
 FIGURE_KEYS = {
     Qt.Key.Key_PageDown: +1,
@@ -57,6 +60,15 @@ ZOOM_STEP = 1.15
 FOLLOW_SYSTEM_KEY = "follow_system_theme"
 ThemeMode = str  # "system", "light" or "dark"
 THEME_MODES = ("system", "light", "dark")
+
+
+def presentation_scale(width: int, height: int) -> float:
+    """The scale of presentation mode on a ``width`` × ``height`` screen: a projected image
+    has the same size in the room whatever its pixels, so text keeps its share of the screen —
+    :data:`PRESENTATION_SCALE` on 1024 × 768 and smaller, more on larger screens (2.25 on
+    1920 × 1080), at most :data:`~posenc_gui.widgets.style.MAX_SCALE`."""
+    grow = min(width / PRESENTATION_SCREEN[0], height / PRESENTATION_SCREEN[1])
+    return round(min(max(1.0, grow) * PRESENTATION_SCALE, style_mod.MAX_SCALE), 2)
 
 
 class DeckSteps(Protocol):
@@ -334,11 +346,13 @@ class PresentationController(QObject):
                 style_mod.hub().style.scale, self.controls_action.isChecked(), full
             )
             self.controls_action.setChecked(False)
-            self.set_style(scale=max(style_mod.hub().style.scale, PRESENTATION_SCALE))
+            screen = self._window().screen().geometry()
+            wanted = presentation_scale(screen.width(), screen.height())
+            self.set_style(scale=max(style_mod.hub().style.scale, wanted))
             self.full_screen_action.setChecked(True)
             self.stage_current()
             self._set_filter(True)
-            self._messages.flash(PRESENTATION_HELP, 6000)
+            self.announce()
         elif not on and self._presentation is not None:
             before, self._presentation = self._presentation, None
             self._set_filter(False)
@@ -356,6 +370,10 @@ class PresentationController(QObject):
             self.presentation_action.setChecked(on)
             self.presentation_action.blockSignals(False)
         self._sync_leave()
+
+    def announce(self) -> None:
+        """Say which keys presentation mode offers (in the status bar, for a while)."""
+        self._messages.flash(PRESENTATION_HELP, 8000)
 
     def _current_panel(self) -> tuple[str, Panel] | None:
         if self._tabs is None:
