@@ -50,10 +50,9 @@ FIGURE_KEYS = {
 }
 _ARROWS = (Qt.Key.Key_Right, Qt.Key.Key_Left)
 _PLAIN = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
-#: What entering presentation mode says (the keys it offers).
-PRESENTATION_HELP = (
-    "Presentation: PgDn / → next figure, PgUp / ← previous, Ctrl+Shift+H controls, Esc or F5 leaves"
-)
+#: What entering presentation mode says: its keys (short: the status bar shares its width with
+#: the animation bar, at the presentation scale, on a 1024-px screen).
+PRESENTATION_HELP = "PgDn/PgUp figures · Ctrl+Shift+H controls · Esc"
 #: One zoom step (Ctrl++ / Ctrl+-) multiplies or divides the scale by this.
 ZOOM_STEP = 1.15
 #: QSettings key: follow the platform's colour scheme.
