@@ -236,10 +236,12 @@ class ReflowGrid(QWidget):
         visible at once) rather than sharing the window's height as slivers; a scrolled text
         cell is made as tall as its text, so the column scrolls as one and no text area has a
         scroll bar of its own.
+
+        An enlarged figure fits the visible area instead (nothing scrolls): its companions (see
+        :meth:`enlarge`) take their text's height, a scrolled one at most
+        :data:`COMPANION_SHARE` of the height, and the figure the rest.
         """
         if self.enlarged is not None:
-            # the stage fits what is visible: each companion as tall as its text, up to
-            # COMPANION_SHARE of the height (beyond, its own cell scrolls), the figure the rest
             # (a plot's size hint follows its past sizes: its height is set, not hinted). The
             # figure's height: what the companions leave at this width (its most), and at the
             # stage's narrowest width (its least: the layout's minimum is taken there)
