@@ -128,6 +128,7 @@ class MainWindow(QMainWindow):
         #: Lesson decks: the caption banner above the tabs, File menu entries, step keys.
         self.deck = DeckController(parts, self.animator, self.statusBar())
         self.setCentralWidget(self.deck.wrap(self.stack))
+        self.presentation.attach(self.tabs, self.deck)  # F5 follows the tab; a deck's keys win
         self.statusBar().showMessage(notice or "Starting…", MESSAGE_MS if notice else 0)
         self.animation_bar = self.animation.bar
         self.statusBar().addPermanentWidget(self.animation_bar)
@@ -282,6 +283,8 @@ class MainWindow(QMainWindow):
         self._set_tab_actions_enabled(True)
         if self._notice:
             self.messages.show(self._notice)
+        elif self.presenting():  # (``--present``: the keys of presentation mode, once loaded)
+            self.presentation.announce()
         else:
             self.messages.flash("Ready", 3000)
 
@@ -301,6 +304,7 @@ class MainWindow(QMainWindow):
         assert layout is not None
         layout.addWidget(panel)
         self.panels[tab_id] = panel
+        self.presentation.stage_current()  # (presenting: the new tab presents a figure too)
         return panel
 
     def _on_tab_changed(self, index: int) -> None:

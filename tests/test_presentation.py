@@ -82,14 +82,26 @@ def test_f5_scales_fonts_and_pens_hides_controls_and_esc_leaves(
     assert not w.presenting() and style_mod.hub().style.scale == 1.0
 
 
-def test_esc_leaves_full_screen_and_presentation(qtbot: QtBot, window: MainWindow) -> None:
+def test_esc_leaves_presentation_then_full_screen(qtbot: QtBot, window: MainWindow) -> None:
+    """F5 is full screen by itself and leaving it puts back the window state of before: full
+    screen that was on before F5 stays on (Esc again leaves it)."""
     w = window
+    _key(qtbot, w, Qt.Key.Key_F5)
+    qtbot.waitUntil(w.isFullScreen)
+    assert w.presenting() and w.full_screen_action.isChecked()
+    _key(qtbot, w, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not w.isFullScreen())
+    assert not w.presenting() and not w.full_screen_action.isChecked()
+
     _key(qtbot, w, Qt.Key.Key_F11)
     qtbot.waitUntil(w.isFullScreen)
     _key(qtbot, w, Qt.Key.Key_F5)
     _key(qtbot, w, Qt.Key.Key_Escape)
+    assert not w.presenting() and w.isFullScreen() and w.full_screen_action.isChecked()
+    assert w.leave_action.isEnabled()
+    _key(qtbot, w, Qt.Key.Key_Escape)
     qtbot.waitUntil(lambda: not w.isFullScreen())
-    assert not w.presenting() and not w.full_screen_action.isChecked()
+    assert not w.full_screen_action.isChecked() and not w.leave_action.isEnabled()
 
 
 def test_zoom_steps_clamp_and_reset(qtbot: QtBot, window: MainWindow) -> None:

@@ -20,7 +20,21 @@ from typing import TYPE_CHECKING
 import shiboken6
 from PySide6.QtCore import QObject, QSettings, QStandardPaths, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QStatusBar, QTabWidget, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QComboBox,
+    QFileDialog,
+    QLineEdit,
+    QMenu,
+    QMessageBox,
+    QPlainTextEdit,
+    QStatusBar,
+    QTabWidget,
+    QTextEdit,
+    QWidget,
+)
 
 from posenc_gui.state.registry import TABS
 from posenc_gui.state.session import Session
@@ -32,6 +46,18 @@ if TYPE_CHECKING:
 MESSAGE_MS = 8000
 #: QSettings key of the folder the last file dialog ended in.
 LAST_DIR_KEY = "last_dir"
+
+#: Focused widgets that keep the arrow keys for themselves: while a deck is open (its steps) or
+#: while presenting (its figures), → / ← go to them, not to the next step or figure.
+ARROW_CONSUMERS: tuple[type[QWidget], ...] = (
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QLineEdit,
+    QComboBox,
+    QTextEdit,
+    QPlainTextEdit,
+    QAbstractItemView,
+)
 
 
 def reason(err: BaseException) -> str:

@@ -38,25 +38,24 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QAbstractSlider,
-    QAbstractSpinBox,
     QApplication,
-    QComboBox,
     QFileDialog,
     QInputDialog,
     QLabel,
-    QLineEdit,
     QMenu,
     QMessageBox,
-    QPlainTextEdit,
     QStatusBar,
-    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
-from posenc_gui.controllers.common import WindowParts, add_action, reason, start_dir
+from posenc_gui.controllers.common import (
+    ARROW_CONSUMERS,
+    WindowParts,
+    add_action,
+    reason,
+    start_dir,
+)
 from posenc_gui.state.deck import UNTITLED, Deck, DeckError, Step, bundled_decks, read_title
 from posenc_gui.state.params import ParamError
 from posenc_gui.state.registry import TAB_IDS
@@ -67,16 +66,6 @@ if TYPE_CHECKING:
 
 DECK_FILTER = "PosEnc Explorer decks (*.json);;All files (*)"
 LAST_DECK_DIR_KEY = "last_deck_dir"
-#: Focused widgets that keep the arrow keys for themselves while a deck is open.
-ARROW_CONSUMERS: tuple[type[QWidget], ...] = (
-    QAbstractSlider,
-    QAbstractSpinBox,
-    QLineEdit,
-    QComboBox,
-    QTextEdit,
-    QPlainTextEdit,
-    QAbstractItemView,
-)
 _STEP_KEYS = {Qt.Key.Key_Right: +1, Qt.Key.Key_Left: -1}
 _PLAIN = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
 

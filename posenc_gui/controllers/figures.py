@@ -81,15 +81,11 @@ class FigureController(QObject):
 
     def step(self, by: int) -> None:
         """Enlarge the figure ``by`` places after the enlarged one (the first, or the last,
-        when none is)."""
+        when none is), wrapping round (while presenting: the next stage, see
+        :meth:`Panel.figure_step`)."""
         panel = self._panel()
-        if panel is None or not panel.figure_widgets:
-            return
-        ids = list(panel.figure_widgets)
-        if panel.enlarged_figure is None:
-            panel.enlarge_figure(ids[0] if by > 0 else ids[-1])
-        else:
-            panel.enlarge_figure(ids[(ids.index(panel.enlarged_figure) + by) % len(ids)])
+        if panel is not None and (figure := panel.figure_step(by, wrap=True)) is not None:
+            panel.enlarge_figure(figure)
 
     def next_figure(self) -> None:
         """View ▸ Next figure."""

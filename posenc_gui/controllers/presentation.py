@@ -4,8 +4,17 @@
   font in steps of :data:`ZOOM_STEP`; steps pass through 100 % exactly.
 - **Theme**: System (follows the platform's colour scheme, light when it has none), Light, Dark;
   following the system is a setting of the machine (QSettings), the theme one of the session.
-- **Presentation** (F5): everything at :data:`PRESENTATION_SCALE`, the controls column hidden;
-  Esc leaves it (and full screen, F11), back to the scale and controls of before.
+- **Presentation** (F5, ``--present``): full screen, everything at :data:`PRESENTATION_SCALE`
+  on a 1024 × 768 screen, larger on a larger one (:func:`presentation_scale`), the controls
+  column hidden, and one figure of the tab filling the plot area — the one enlarged, else the
+  first — with the read-out its model pairs it with (:meth:`TabModel.stages`). Page Down / →
+  show the next figure, Page Up / ← the previous; they stop at the last and first (a clicker
+  never jumps back to the start unseen). While a deck is open those keys step the deck instead
+  (a step shows its own figure), and → / ← stay with a focused slider, number or text field
+  (:data:`ARROW_CONSUMERS`). Space stays Play/Pause. Ctrl+Shift+H (View ▸ Show controls) shows
+  the controls column beside the figure. Esc or F5 leaves: the scale, the controls, the window
+  state (full screen stays only if it was on before) and every tab's figure layout as they
+  were before F5. Esc again leaves full screen.
 
 The look lives in the application's style hub and in the session (theme, scale, colour maps);
 this controller keeps both and the View menu's check marks in step.
@@ -14,27 +23,68 @@ this controller keeps both and the View menu's check marks in step.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, cast
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol, cast
 
-from PySide6.QtCore import QObject, QSettings, Qt
-from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QMenu, QWidget
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QApplication, QMenu, QTabWidget, QWidget
 
-from posenc_gui.controllers.common import Messages, add_action
+from posenc_gui.controllers.common import ARROW_CONSUMERS, Messages, add_action
 from posenc_gui.state.session import Session
 from posenc_gui.widgets import style as style_mod
 
 if TYPE_CHECKING:
     from posenc_gui.panels.base import Panel
 
-#: Scale of presentation mode (F5).
+#: Scale of presentation mode (F5) on a 1024 × 768 screen, and its floor (a larger zoom stays).
 PRESENTATION_SCALE = 1.6
+#: The screen :data:`PRESENTATION_SCALE` is meant for; a larger screen scales up with it.
+PRESENTATION_SCREEN = (1024, 768)
+#: The keys that step through the figures while presenting (without a deck), and by how much.
+FIGURE_KEYS = {
+    Qt.Key.Key_PageDown: +1,
+    Qt.Key.Key_Right: +1,
+    Qt.Key.Key_PageUp: -1,
+    Qt.Key.Key_Left: -1,
+}
+_ARROWS = (Qt.Key.Key_Right, Qt.Key.Key_Left)
+_PLAIN = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
+#: What entering presentation mode says: its keys (short: the status bar shares its width with
+#: the animation bar, at the presentation scale, on a 1024-px screen).
+PRESENTATION_HELP = "PgDn/PgUp figures · Ctrl+Shift+H controls · Esc"
 #: One zoom step (Ctrl++ / Ctrl+-) multiplies or divides the scale by this.
 ZOOM_STEP = 1.15
 #: QSettings key: follow the platform's colour scheme.
 FOLLOW_SYSTEM_KEY = "follow_system_theme"
 ThemeMode = str  # "system", "light" or "dark"
 THEME_MODES = ("system", "light", "dark")
+
+
+def presentation_scale(width: int, height: int) -> float:
+    """The scale of presentation mode on a ``width`` × ``height`` screen: a projected image
+    has the same size in the room whatever its pixels, so text keeps its share of the screen —
+    :data:`PRESENTATION_SCALE` on 1024 × 768 and smaller, more on larger screens (2.25 on
+    1920 × 1080), at most :data:`~posenc_gui.widgets.style.MAX_SCALE`."""
+    grow = min(width / PRESENTATION_SCREEN[0], height / PRESENTATION_SCREEN[1])
+    return round(min(max(1.0, grow) * PRESENTATION_SCALE, style_mod.MAX_SCALE), 2)
+
+
+class DeckSteps(Protocol):
+    """What presentation mode asks of the window's decks: whether a deck owns the step keys."""
+
+    def current_step(self) -> object | None: ...
+
+
+@dataclass
+class _Before:
+    """What presentation mode changed, to put back when it ends."""
+
+    scale: float
+    controls: bool
+    full_screen: bool
+    #: Per tab presented so far: its enlarged figure before (``None``: its grid).
+    figures: dict[str, str | None] = field(default_factory=dict)
 
 
 def system_theme() -> str:
@@ -62,8 +112,11 @@ class PresentationController(QObject):
         self._panels = panels
         self._messages = messages
         self._was_maximized = False
-        #: While presenting: the scale and controls visibility to go back to.
-        self._presentation: tuple[float, bool] | None = None
+        #: While presenting: what to go back to.
+        self._presentation: _Before | None = None
+        self._tabs: QTabWidget | None = None
+        self._decks: DeckSteps | None = None
+        self._filtering = False
         self._follow_system = bool(QSettings().value(FOLLOW_SYSTEM_KEY, False, type=bool))
         self.theme_actions: dict[str, QAction] = {}
         self.colormap_actions: dict[str, QAction] = {}
@@ -71,6 +124,13 @@ class PresentationController(QObject):
         if hasattr(hints, "colorSchemeChanged"):
             # (PySide drops the connection when this controller is destroyed)
             hints.colorSchemeChanged.connect(self._on_system_scheme_changed)
+
+    def attach(self, tabs: QTabWidget, decks: DeckSteps | None = None) -> None:
+        """The window's tabs (presentation mode follows the tab on screen) and its decks (an
+        open deck owns the step keys)."""
+        self._tabs = tabs
+        self._decks = decks
+        tabs.currentChanged.connect(self._on_tab_changed)
 
     def _window(self) -> QWidget:
         return cast(QWidget, self.parent())
@@ -112,7 +172,7 @@ class PresentationController(QObject):
         self.presentation_action = add_action(
             self, view_menu, "&Presentation", "presentation_action", ["F5"],
             self.set_presentation, checkable=True,
-            tip="Everything larger, controls hidden (Esc leaves)",
+            tip="Full screen, one figure at a time, larger; PgDn/PgUp step (Esc leaves)",
         )  # fmt: skip
         self.full_screen_action = add_action(
             self, view_menu, "&Full screen", "full_screen_action", ["F11"],
@@ -196,7 +256,7 @@ class PresentationController(QObject):
         self._follow_system = False
         QSettings().setValue(FOLLOW_SYSTEM_KEY, False)
         if self._presentation is not None:
-            self._presentation = (scale, self._presentation[1])
+            self._presentation.scale = scale
             self.set_style(theme=theme, colormaps=colormaps)
         else:
             self.set_style(theme=theme, scale=scale, colormaps=colormaps)
@@ -205,7 +265,7 @@ class PresentationController(QObject):
     def saved_scale(self) -> float:
         """The scale a session keeps: the one from before presentation mode while presenting."""
         if self._presentation is not None:
-            return self._presentation[0]
+            return self._presentation.scale
         return style_mod.hub().style.scale
 
     def zoom(self, direction: int) -> None:
@@ -278,27 +338,114 @@ class PresentationController(QObject):
         return self._presentation is not None
 
     def set_presentation(self, on: bool) -> None:
-        """Presentation mode: scale :data:`PRESENTATION_SCALE`, controls hidden; off restores."""
+        """Presentation mode on (see the module's docstring) or off (everything as before)."""
         if on and self._presentation is None:
-            self._presentation = (style_mod.hub().style.scale, self.controls_action.isChecked())
+            full = self.full_screen_action.isChecked() or self._window().isFullScreen()
+            self._presentation = _Before(
+                style_mod.hub().style.scale, self.controls_action.isChecked(), full
+            )
             self.controls_action.setChecked(False)
-            self.set_style(scale=PRESENTATION_SCALE)
-            self._messages.flash("Presentation mode: Esc or F5 leaves it", 4000)
+            screen = self._window().screen().geometry()
+            wanted = presentation_scale(screen.width(), screen.height())
+            self.set_style(scale=max(style_mod.hub().style.scale, wanted))
+            self.full_screen_action.setChecked(True)
+            self.stage_current()
+            self._set_filter(True)
+            self.announce()
         elif not on and self._presentation is not None:
-            scale, controls = self._presentation
-            self._presentation = None
-            self.set_style(scale=scale)
-            self.controls_action.setChecked(controls)
+            before, self._presentation = self._presentation, None
+            self._set_filter(False)
+            for tab, figure in before.figures.items():
+                panel = self._panels.get(tab)
+                if panel is not None:
+                    panel.present(False)
+                    panel.enlarge_figure(figure)
+            self.set_style(scale=before.scale)
+            self.controls_action.setChecked(before.controls)
+            if not before.full_screen:
+                self.full_screen_action.setChecked(False)
         if self.presentation_action.isChecked() != on:
             self.presentation_action.blockSignals(True)
             self.presentation_action.setChecked(on)
             self.presentation_action.blockSignals(False)
         self._sync_leave()
 
+    def announce(self) -> None:
+        """Say which keys presentation mode offers (in the status bar, for a while)."""
+        self._messages.flash(PRESENTATION_HELP, 8000)
+
+    def _current_panel(self) -> tuple[str, Panel] | None:
+        if self._tabs is None:
+            return None
+        for tab, panel in self._panels.items():
+            if panel.parent() is self._tabs.currentWidget() or panel is self._tabs.currentWidget():
+                return tab, panel
+        return None
+
+    def stage_current(self) -> None:
+        """While presenting: the tab on screen presents a figure (its layout from before is
+        noted, the first time, to be put back)."""
+        current = self._current_panel()
+        if self._presentation is None or current is None:
+            return
+        tab, panel = current
+        if tab not in self._presentation.figures:
+            self._presentation.figures[tab] = panel.enlarged_figure
+        panel.present(True)
+
+    def _on_tab_changed(self, *_: object) -> None:
+        self.stage_current()
+
+    def step_figure(self, by: int) -> bool:
+        """Present the figure ``by`` stages on; at either end say so and stay."""
+        current = self._current_panel()
+        if current is None:
+            return False
+        panel = current[1]
+        figure = panel.figure_step(by, wrap=False)
+        if figure is None:
+            ids = panel.stage_figures()
+            end = "last" if by > 0 else "first"
+            self._messages.flash(f"This is the {end} figure of the tab ({len(ids)} figures)", 3000)
+            return False
+        panel.enlarge_figure(figure)
+        return True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """While presenting and no deck is open: Page Down / → the next figure, Page Up / ←
+        the previous (→ / ← stay with a focused slider, number or text field)."""
+        if event.type() != QEvent.Type.KeyPress or self._presentation is None:
+            return False
+        assert isinstance(event, QKeyEvent)
+        key = Qt.Key(event.key())
+        by = FIGURE_KEYS.get(key)
+        if by is None or event.modifiers() not in _PLAIN:
+            return False
+        if not isinstance(watched, QWidget) or watched.window() is not self._window():
+            return False
+        if self._decks is not None and self._decks.current_step() is not None:
+            return False  # an open deck steps (its keys), and its step shows its figure
+        if key in _ARROWS and isinstance(QApplication.focusWidget(), ARROW_CONSUMERS):
+            return False
+        self.step_figure(by)
+        return True
+
+    def _set_filter(self, on: bool) -> None:
+        app = QApplication.instance()
+        if app is None or on == self._filtering:
+            return
+        if on:
+            app.installEventFilter(self)
+        else:
+            app.removeEventFilter(self)
+        self._filtering = on
+
     def leave_presentation(self) -> None:
-        """Esc: leave presentation mode and full screen."""
-        self.set_presentation(False)
-        if self.full_screen_action.isChecked():
+        """Esc: leave presentation mode (back to the window state of before); when not
+        presenting, leave full screen."""
+        if self._presentation is not None:
+            self.set_presentation(False)
+        elif self.full_screen_action.isChecked():
             self.full_screen_action.setChecked(False)
         self._sync_leave()
 

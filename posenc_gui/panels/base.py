@@ -64,6 +64,9 @@ SIDE_MIN_WIDTH = 330
 SIDE_WIDTH = 440
 #: Below this width (pixels at scale 1) the plot grid becomes a single scrolling column.
 REFLOW_WIDTH = 760
+#: The largest share of the plot area's height that a presented figure's companion (its
+#: read-out block) takes; the figure gets the rest.
+COMPANION_SHARE = 0.4
 QWIDGETSIZE_MAX = (1 << 24) - 1
 
 
@@ -142,6 +145,8 @@ class ReflowGrid(QWidget):
         self.narrow: bool | None = None
         #: The cell that fills the grid alone (see :meth:`enlarge`), ``None``: the grid.
         self.enlarged: QWidget | None = None
+        #: The cells shown under the enlarged one (its companions while presenting).
+        self.companions: tuple[QWidget, ...] = ()
         self._shown: list[QWidget] = []  # the cells not hidden before one was enlarged
         self.grid = QGridLayout(self)
         self.grid.setContentsMargins(0, 0, 0, 0)
@@ -157,20 +162,22 @@ class ReflowGrid(QWidget):
         self.narrow = narrow
         self._arrange()
 
-    def enlarge(self, widget: QWidget | None) -> None:
-        """Let the cell ``widget`` fill the grid alone, the other cells hidden; ``None`` puts
-        every cell back where it was (grid or column) and shows those that were shown."""
-        if widget is self.enlarged:
+    def enlarge(self, widget: QWidget | None, companions: Sequence[QWidget] = ()) -> None:
+        """Let the cell ``widget`` fill the grid, the other cells hidden but ``companions``,
+        which stand under it at their natural height; ``None`` puts every cell back where it
+        was (grid or column) and shows those that were shown."""
+        together = tuple(companions) if widget is not None else ()
+        if widget is self.enlarged and together == self.companions:
             return
-        if widget is not None and all(c.widget is not widget for c in self.cells):
-            raise ValueError("only a cell of the grid can be enlarged")
+        for w in (widget, *together):
+            if w is not None and all(c.widget is not w for c in self.cells):
+                raise ValueError("only a cell of the grid can be enlarged")
         if self.enlarged is None:
             self._shown = [c.widget for c in self.cells if not c.widget.isHidden()]
-        self.enlarged = widget
+        self.enlarged, self.companions = widget, together
         for c in self.cells:
-            c.widget.setVisible(
-                c.widget is widget if widget is not None else c.widget in self._shown
-            )
+            shown = c.widget is widget or c.widget in together
+            c.widget.setVisible(shown if widget is not None else c.widget in self._shown)
         self._arrange()
 
     def _arrange(self) -> None:
@@ -185,6 +192,8 @@ class ReflowGrid(QWidget):
             self.grid.addWidget(self.enlarged, 0, 0)
             self.grid.setRowStretch(0, 1)
             self.grid.setColumnStretch(0, 1)
+            for r, w in enumerate(self.companions, start=1):
+                self.grid.addWidget(w, r, 0)
         elif self.narrow:
             for r, c in enumerate(self.cells):
                 self.grid.addWidget(c.widget, r, 0)
@@ -227,23 +236,70 @@ class ReflowGrid(QWidget):
         visible at once) rather than sharing the window's height as slivers; a scrolled text
         cell is made as tall as its text, so the column scrolls as one and no text area has a
         scroll bar of its own.
+
+        An enlarged figure fits the visible area instead (nothing scrolls): its companions (see
+        :meth:`enlarge`) take their text's height, a scrolled one at most
+        :data:`COMPANION_SHARE` of the height, and the figure the rest.
         """
-        if not self.narrow or self.enlarged is not None:
+        if self.enlarged is not None:
+            # (a plot's size hint follows its past sizes: its height is set, not hinted). The
+            # figure's height: what the companions leave at this width (its most), and at the
+            # stage's narrowest width (its least: the layout's minimum is taken there)
+            stage = (self.enlarged, *self.companions)
+            narrowest = max(w.minimumWidth() or w.minimumSizeHint().width() for w in stage)
+            most = least = visible_height
+            share = int(COMPANION_SHARE * visible_height)
+            for w in self.companions:
+                spacing = max(self.grid.verticalSpacing(), 0)
+                if isinstance(w, QScrollArea):
+                    h = self._fit_text(w, width, share)
+                    most, least = most - h - spacing, least - h - spacing
+                else:
+                    most -= _text_height(w, width) + spacing
+                    least -= _text_height(w, min(narrowest, width)) + spacing
+            plot = self.enlarged
+            if isinstance(plot, pg.PlotWidget):
+                most = max(most, 0)
+                least = max(min(int(MIN_PLOT_HEIGHT * self.scale), least, most), 0)
+                if plot.minimumHeight() != least:
+                    plot.setMinimumHeight(least)
+                if plot.maximumHeight() != most:
+                    plot.setMaximumHeight(most)
+            return
+        if not self.narrow:
             return
         floor = int(MIN_PLOT_HEIGHT * self.scale)
         for c in self.cells:
             w = c.widget
             if isinstance(w, pg.PlotWidget):
                 h = max(floor, min(int(0.6 * width), int(0.9 * visible_height)))
-            elif isinstance(w, QScrollArea) and (inner := w.widget()) is not None:
-                h = inner.heightForWidth(width) if inner.hasHeightForWidth() else -1
-                h = h if h > 0 else inner.sizeHint().height()
+            elif isinstance(w, QScrollArea):
+                self._fit_text(w, width)
+                continue
             else:
                 continue
             if w.minimumHeight() != h:
                 w.setMinimumHeight(h)
-            if isinstance(w, pg.PlotWidget) and w.maximumHeight() != h:
+            if w.maximumHeight() != h:
                 w.setMaximumHeight(h)  # (its size hint follows its past sizes: not the layout)
+
+    @staticmethod
+    def _fit_text(w: QWidget, width: int, most: int = QWIDGETSIZE_MAX) -> int:
+        """A scrolled text cell as tall as its text at ``width`` (no scroll bar of its own),
+        up to ``most`` (it scrolls beyond); its new minimum height."""
+        if not isinstance(w, QScrollArea) or (inner := w.widget()) is None:
+            return w.minimumHeight()
+        h = inner.heightForWidth(width) if inner.hasHeightForWidth() else -1
+        h = min(h if h > 0 else inner.sizeHint().height(), most)
+        if w.minimumHeight() != h:
+            w.setMinimumHeight(h)
+        return h
+
+
+def _text_height(w: QWidget, width: int) -> int:
+    """The height ``w`` (a text cell) wants at ``width``."""
+    h = w.heightForWidth(width) if w.hasHeightForWidth() else -1
+    return max(h if h > 0 else w.sizeHint().height(), w.minimumHeight())
 
 
 class PlotScroll(QScrollArea):
@@ -277,8 +333,9 @@ class PlotScroll(QScrollArea):
         if (
             event.type() == QEvent.Type.LayoutRequest
             and watched is self.grid
-            and self.grid.grid_min_width() != self._grid_min
+            and (self.grid.grid_min_width() != self._grid_min or self.grid.companions)
         ):
+            # (a presented figure's companion changed its text: the figure gets the rest)
             self.reflow(self.width(), self.height())
         return super().eventFilter(watched, event)
 
@@ -331,6 +388,8 @@ class Panel(QWidget):
         self.figure_widgets: dict[str, QWidget] = self._name_figures()
         #: The figure that fills the plot area now (:meth:`enlarge_figure`), ``None``: none.
         self.enlarged_figure: str | None = None
+        #: Presentation mode (:meth:`present`): a figure always fills the plot area.
+        self.presenting = False
         self.state.changed.connect(self._on_state_changed)
         self.hub.changed.connect(self._on_style_changed)
         # the safety net: a panel Qt destroys (with its window) lets go of everything too
@@ -428,6 +487,10 @@ class Panel(QWidget):
         widget; name it ``figure_<ID>`` and listen for double-clicks on it."""
         cells = [c.widget for c in self.plot_grid.cells] if self.plot_grid is not None else []
         found: dict[str, QWidget] = {}
+        try:
+            self.model.stages()  # the figure pairs name figures of the tab
+        except ValueError as err:
+            raise RuntimeError(str(err)) from None
         for fid in self.model.figures:
             view = self.views.get(fid)
             if view is None:
@@ -457,13 +520,63 @@ class Panel(QWidget):
         if figure is not None and figure not in self.figure_widgets:
             known = ", ".join(self.figure_widgets)
             raise KeyError(f"tab {self.model.id!r} has no figure {figure!r}; figures: {known}")
+        if figure is None and self.presenting and self.figure_widgets:
+            figure = next(iter(self.figure_widgets))  # presenting: never the whole grid
         if figure == self.enlarged_figure or self.plot_grid is None:
             return
         self.enlarged_figure = figure
-        self.plot_grid.enlarge(None if figure is None else self.figure_widgets[figure])
+        self._show_enlarged()
+        self.figure_changed.emit(figure or "")
+
+    def _show_enlarged(self) -> None:
+        """The plot area shows :attr:`enlarged_figure` (with its companion while presenting)
+        or, with none, the grid."""
+        assert self.plot_grid is not None
+        figure = self.enlarged_figure
+        if figure is None:
+            self.plot_grid.enlarge(None)
+        else:
+            together = self.model.stage_of(figure) if self.presenting else (figure,)
+            widgets = [self.figure_widgets[f] for f in together]
+            self.plot_grid.enlarge(widgets[0], widgets[1:])
         if self.plot_scroll is not None:
             self.plot_scroll.reflow(self.plot_scroll.width(), self.plot_scroll.height())
-        self.figure_changed.emit(figure or "")
+
+    def present(self, on: bool) -> None:
+        """Presentation mode (F5) on or off. On: a figure always fills the plot area — the one
+        enlarged, else the first — with the companion its model pairs it with
+        (:meth:`TabModel.stages`), and :meth:`enlarge_figure` with ``None`` shows the first
+        figure, never the grid. Off: the enlarged figure alone (the caller puts back the layout
+        it wants)."""
+        if on == self.presenting or self.plot_grid is None or not self.figure_widgets:
+            return
+        self.presenting = on
+        if on and self.enlarged_figure is None:
+            self.enlarge_figure(None)
+        else:
+            self._show_enlarged()
+
+    def stage_figures(self) -> list[str]:
+        """The figures stepping goes through, in order: every figure; while presenting, the
+        first figure of each stage (a companion shows with its figure)."""
+        if self.presenting:
+            return [stage[0] for stage in self.model.stages()]
+        return list(self.figure_widgets)
+
+    def figure_step(self, by: int, *, wrap: bool) -> str | None:
+        """The figure ``by`` places after the enlarged one in :meth:`stage_figures` (the first
+        or the last when none is enlarged); past either end the other end with ``wrap``, else
+        ``None``."""
+        ids = self.stage_figures()
+        if not ids:
+            return None
+        if self.enlarged_figure is None:
+            return ids[0] if by > 0 else ids[-1]
+        head = self.model.stage_of(self.enlarged_figure)[0] if self.presenting else None
+        at = ids.index(head or self.enlarged_figure) + by
+        if wrap:
+            return ids[at % len(ids)]
+        return ids[at] if 0 <= at < len(ids) else None
 
     def toggle_figure(self, figure: str) -> None:
         """Enlarge ``figure``; restore the plot area when it is the one enlarged."""

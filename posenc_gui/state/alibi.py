@@ -289,6 +289,11 @@ class AlibiModel(TabModel):
         "attention_text",
         "comparison_text",
     )
+    #: Presented together in F5: a plot and its read-out block.
+    figure_pairs = (
+        ("attention", "attention_text"),
+        ("comparison_rope", "comparison_text"),
+    )
     animated = "query"
 
 

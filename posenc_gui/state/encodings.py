@@ -545,6 +545,13 @@ class EncodingsModel(TabModel):
         "magnitude_text",
         "pairs_text",
     )
+    #: Presented together in F5: a plot and its read-out block.
+    figure_pairs = (
+        ("heatmap", "similarity_text"),
+        ("waves", "vector_text"),
+        ("dots", "dot_text"),
+        ("magnitude", "magnitude_text"),
+    )
     animated = "position"
 
 

@@ -272,6 +272,12 @@ class HeatmapModel(TabModel):
         "turns_label",
         "formula",
     )
+    #: Presented together in F5: a plot and its read-out block.
+    figure_pairs = (
+        ("image", "hover"),
+        ("curves", "curve_label"),
+        ("wavelengths", "turns_label"),
+    )
     animated = "position"
 
 

@@ -95,6 +95,10 @@ class TabModel:
     #: named ``figure_<ID>``; it can be enlarged to fill the tab, and ``posenc-gui params``
     #: lists the ids (a test checks that they match the panel's figure widgets).
     figures: ClassVar[tuple[str, ...]] = ()
+    #: Figures presented together in presentation mode (F5): ``(figure, companion)`` pairs, e.g.
+    #: a plot and its formula block. The companion stands under its figure and is not a step
+    #: of its own (see :meth:`stages`); a figure is in one pair at most.
+    figure_pairs: ClassVar[tuple[tuple[str, str], ...]] = ()
     #: The numeric parameter that Play (Space) sweeps, looping, and that an animation export
     #: steps through. Every tab declares one (a generic test checks it).
     animated: ClassVar[str]
@@ -110,6 +114,46 @@ class TabModel:
                 return p
         known = ", ".join(p.name for p in cls.params)
         raise ParamError(f"unknown parameter {name!r} for tab {cls.id!r}; known: {known}")
+
+    @classmethod
+    def stages(cls) -> tuple[tuple[str, ...], ...]:
+        """What presentation mode (F5) shows, one after the other: each figure of
+        :attr:`figures` alone, or with its companion of :attr:`figure_pairs` under it (the
+        companion is no stage of its own), in the order of the figures.
+
+        :class:`ValueError` when a pair is not two figures of the tab, or a figure is in two
+        pairs (or paired with itself).
+        """
+        companion: dict[str, str] = {}
+        used: set[str] = set()
+        for pair in cls.figure_pairs:
+            if len(pair) != 2:
+                raise ValueError(f"tab {cls.id!r}: a figure pair has two figures, not {pair!r}")
+            for f in pair:
+                if f not in cls.figures:
+                    known = ", ".join(cls.figures)
+                    raise ValueError(
+                        f"tab {cls.id!r}: figure pair {pair!r} names {f!r}, not one of its "
+                        f"figures: {known}"
+                    )
+                if f in used:
+                    raise ValueError(f"tab {cls.id!r}: figure {f!r} is in two figure pairs")
+                used.add(f)
+            companion[pair[0]] = pair[1]
+        companions = set(companion.values())
+        return tuple(
+            (f, companion[f]) if f in companion else (f,)
+            for f in cls.figures
+            if f not in companions
+        )
+
+    @classmethod
+    def stage_of(cls, figure: str) -> tuple[str, ...]:
+        """The stage (see :meth:`stages`) that shows ``figure``."""
+        for stage in cls.stages():
+            if figure in stage:
+                return stage
+        raise KeyError(f"tab {cls.id!r} has no figure {figure!r}")
 
     @classmethod
     def defaults(cls) -> dict[str, Value]:

@@ -587,6 +587,11 @@ class RopeModel(TabModel):
         "decay",
         "layouts",
     )
+    #: Presented together in F5: a plot and its read-out block.
+    figure_pairs = (
+        ("circle", "circle_formula"),
+        ("curves", "curve_formula"),
+    )
     animated = "m"
     animation_setup = (("lock", True),)
 

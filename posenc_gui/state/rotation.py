@@ -246,6 +246,8 @@ class RotationModel(TabModel):
         "pe_text",
         "rope_heatmap",
     )
+    #: Presented together in F5: a plot and its read-out block.
+    figure_pairs = (("pe_plot", "pe_text"),)
     animated = "angle"
 
 

@@ -144,6 +144,12 @@ class SineModel(TabModel):
         "vector",
         "ladder_formula",
     )
+    #: Presented together in F5: a plot and its read-out block.
+    figure_pairs = (
+        ("wave", "wave_formula"),
+        ("circle", "circle_formula"),
+        ("ladder", "ladder_formula"),
+    )
     animated = "cursor"
 
 
