@@ -210,3 +210,15 @@ def record_rescales(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, ...]]:
 
     monkeypatch.setattr(pg.functions, "rescaleData", counted)
     return shapes
+
+
+def wait_full_screen(qtbot: Any, w: Any) -> None:
+    """Wait for full screen: the state, then the screen's geometry (which comes later)."""
+    screen = w.screen().geometry()
+    qtbot.waitUntil(lambda: w.isFullScreen() and w.geometry() == screen)
+
+
+def resize_window(qtbot: Any, w: Any, size: tuple[int, int]) -> None:
+    """The window at ``size`` (offscreen, this ends full screen)."""
+    w.resize(*size)
+    qtbot.waitUntil(lambda: (w.width(), w.height()) == size and not w.isFullScreen())

@@ -13,7 +13,7 @@ import contextlib
 from collections.abc import Callable
 
 import pytest
-from conftest import count_calls
+from conftest import count_calls, resize_window, wait_full_screen
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication, QSlider
 from pytestqt.exceptions import TimeoutError
@@ -75,18 +75,6 @@ def _in_view(qtbot: QtBot, w: MainWindow, panel: Panel) -> None:
     assert _stage_problem(w, panel) == ""
 
 
-def _full_screen(qtbot: QtBot, w: MainWindow) -> None:
-    """Wait for full screen: the state, then the screen's geometry (which comes later)."""
-    screen = w.screen().geometry()
-    qtbot.waitUntil(lambda: w.isFullScreen() and w.geometry() == screen)
-
-
-def _resize(qtbot: QtBot, w: MainWindow, size: tuple[int, int]) -> None:
-    """The window at ``size`` (offscreen, this ends full screen)."""
-    w.resize(*size)
-    qtbot.waitUntil(lambda: (w.width(), w.height()) == size and not w.isFullScreen())
-
-
 def _key(qtbot: QtBot, w: MainWindow, key: Qt.Key, mods: Qt.KeyboardModifier | None = None) -> None:
     qtbot.keyClick(w, key, mods or Qt.KeyboardModifier.NoModifier)
 
@@ -128,10 +116,10 @@ def test_f5_shows_every_figure_of_every_tab_in_view(
 ) -> None:
     w = open_window(TAB_IDS[0], screen)
     _key(qtbot, w, Qt.Key.Key_F5)
-    _full_screen(qtbot, w)
+    wait_full_screen(qtbot, w)
     assert w.presenting() and style_mod.hub().style.scale >= PRESENTATION_SCALE
     assert "PgDn" in w.statusBar().currentMessage()
-    _resize(qtbot, w, screen)
+    resize_window(qtbot, w, screen)
     # (offscreen the screen is 800 x 800: the scale F5 gives on a screen of this size)
     w.set_style(scale=presentation_scale(*screen))
     for tab in TAB_IDS:
@@ -172,11 +160,11 @@ def test_leaving_restores_layout_scale_controls_and_window(
     sine = w.panels["sine"]
     sine.enlarge_figure("circle")  # enlarged before F5: presented first, and kept after
     _key(qtbot, w, Qt.Key.Key_F5)
-    _full_screen(qtbot, w)
+    wait_full_screen(qtbot, w)
     assert sine.enlarged_figure == "circle"
     qtbot.waitUntil(lambda: _shown(sine) == ["circle", "circle_formula"])  # its pair
     assert all(k in w.statusBar().currentMessage() for k in ("PgDn", "Ctrl+Shift+H", "Esc"))
-    _resize(qtbot, w, (1024, 768))
+    resize_window(qtbot, w, (1024, 768))
     _key(qtbot, w, Qt.Key.Key_PageDown)
     assert sine.enlarged_figure == "ladder"
     # the tab's controls beside the figure, still presenting
@@ -204,7 +192,9 @@ def test_leaving_restores_layout_scale_controls_and_window(
     assert not w.presenting() and style_mod.hub().style.scale == 1.0
     assert not side.isHidden() and w.controls_action.isChecked()
     assert sine.enlarged_figure == "circle"
-    assert [f for f, c in sine.figure_widgets.items() if not c.isHidden()] == ["circle"]
+    # (enlarged, a figure shows with its formula, in presentation mode or not)
+    shown = [f for f, c in sine.figure_widgets.items() if not c.isHidden()]
+    assert shown == ["circle", "circle_formula"]
     assert rope.enlarged_figure is None
     assert not any(c.isHidden() for c in rope.figure_widgets.values())
     _key(qtbot, w, Qt.Key.Key_PageDown)  # not presenting, no deck: the key is not taken

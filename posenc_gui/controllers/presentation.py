@@ -53,6 +53,8 @@ _PLAIN = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
 #: What entering presentation mode says: its keys (short: the status bar shares its width with
 #: the animation bar, at the presentation scale, on a 1024-px screen).
 PRESENTATION_HELP = "PgDn/PgUp figures · Ctrl+Shift+H controls · Esc"
+#: The same while a deck is open: its steps have the keys (and Ctrl+G lists them).
+PRESENTATION_DECK_HELP = "PgDn/PgUp steps · Ctrl+G list · Esc"
 #: One zoom step (Ctrl++ / Ctrl+-) multiplies or divides the scale by this.
 ZOOM_STEP = 1.15
 #: QSettings key: follow the platform's colour scheme.
@@ -372,7 +374,8 @@ class PresentationController(QObject):
 
     def announce(self) -> None:
         """Say which keys presentation mode offers (in the status bar, for a while)."""
-        self._messages.flash(PRESENTATION_HELP, 8000)
+        deck_open = self._decks is not None and self._decks.current_step() is not None
+        self._messages.flash(PRESENTATION_DECK_HELP if deck_open else PRESENTATION_HELP, 8000)
 
     def _current_panel(self) -> tuple[str, Panel] | None:
         if self._tabs is None:

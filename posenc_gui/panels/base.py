@@ -145,7 +145,7 @@ class ReflowGrid(QWidget):
         self.narrow: bool | None = None
         #: The cell that fills the grid alone (see :meth:`enlarge`), ``None``: the grid.
         self.enlarged: QWidget | None = None
-        #: The cells shown under the enlarged one (its companions while presenting).
+        #: The cells shown under the enlarged one (its companions: a formula or read-out).
         self.companions: tuple[QWidget, ...] = ()
         self._shown: list[QWidget] = []  # the cells not hidden before one was enlarged
         self.grid = QGridLayout(self)
@@ -529,14 +529,15 @@ class Panel(QWidget):
         self.figure_changed.emit(figure or "")
 
     def _show_enlarged(self) -> None:
-        """The plot area shows :attr:`enlarged_figure` (with its companion while presenting)
-        or, with none, the grid."""
+        """The plot area shows :attr:`enlarged_figure` with the companion its model pairs it
+        with (a plot and its formula or read-out are one stage, in and out of presentation
+        mode) or, with none, the grid."""
         assert self.plot_grid is not None
         figure = self.enlarged_figure
         if figure is None:
             self.plot_grid.enlarge(None)
         else:
-            together = self.model.stage_of(figure) if self.presenting else (figure,)
+            together = self.model.stage_of(figure)
             widgets = [self.figure_widgets[f] for f in together]
             self.plot_grid.enlarge(widgets[0], widgets[1:])
         if self.plot_scroll is not None:
@@ -557,11 +558,9 @@ class Panel(QWidget):
             self._show_enlarged()
 
     def stage_figures(self) -> list[str]:
-        """The figures stepping goes through, in order: every figure; while presenting, the
-        first figure of each stage (a companion shows with its figure)."""
-        if self.presenting:
-            return [stage[0] for stage in self.model.stages()]
-        return list(self.figure_widgets)
+        """The figures stepping goes through, in order: the first figure of each stage (a
+        companion shows with its figure)."""
+        return [stage[0] for stage in self.model.stages()]
 
     def figure_step(self, by: int, *, wrap: bool) -> str | None:
         """The figure ``by`` places after the enlarged one in :meth:`stage_figures` (the first
@@ -572,8 +571,7 @@ class Panel(QWidget):
             return None
         if self.enlarged_figure is None:
             return ids[0] if by > 0 else ids[-1]
-        head = self.model.stage_of(self.enlarged_figure)[0] if self.presenting else None
-        at = ids.index(head or self.enlarged_figure) + by
+        at = ids.index(self.model.stage_of(self.enlarged_figure)[0]) + by
         if wrap:
             return ids[at % len(ids)]
         return ids[at] if 0 <= at < len(ids) else None

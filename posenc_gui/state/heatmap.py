@@ -272,9 +272,9 @@ class HeatmapModel(TabModel):
         "turns_label",
         "formula",
     )
-    #: Presented together in F5: a plot and its read-out block.
+    #: Presented together (enlarged, F5): a plot and its read-out block. The hover read-out is
+    #: a stage of its own: under the image it would take half of a 1024×768 projector's height.
     figure_pairs = (
-        ("image", "hover"),
         ("curves", "curve_label"),
         ("wavelengths", "turns_label"),
     )

@@ -246,8 +246,8 @@ class RotationModel(TabModel):
         "pe_text",
         "rope_heatmap",
     )
-    #: Presented together in F5: a plot and its read-out block.
-    figure_pairs = (("pe_plot", "pe_text"),)
+    #: No pairs: the PE-pair read-out (a matrix and its product) would take half of a
+    #: 1024×768 projector's height under its plot; it is a stage of its own.
     animated = "angle"
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 from conftest import show_panel
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -70,12 +70,19 @@ def _settled(qtbot: QtBot, panel: Panel) -> dict[str, tuple[bool, QRect]]:
 
 
 def _covers(panel: Panel, fid: str) -> bool:
+    """``fid`` with the read-out its model pairs it with (its stage) fills the plot area, the
+    other figures hidden."""
     assert panel.plot_scroll is not None
     area = panel.plot_scroll.viewport().rect()
-    w = panel.figure_widgets[fid]
-    shown = QRect(w.mapTo(panel.plot_scroll.viewport(), w.rect().topLeft()), w.size())
-    others = [v for f, v in panel.figure_widgets.items() if f != fid]
-    return shown == area and w.isVisible() and not any(v.isVisible() for v in others)
+    stage = panel.model.stage_of(fid)
+    shown = QRect()
+    for f in stage:
+        w = panel.figure_widgets[f]
+        if not w.isVisible():
+            return False
+        shown = shown.united(QRect(w.mapTo(panel.plot_scroll.viewport(), QPoint(0, 0)), w.size()))
+    others = [v for f, v in panel.figure_widgets.items() if f not in stage]
+    return shown == area and not any(v.isVisible() for v in others)
 
 
 @pytest.mark.parametrize("tab_id", TAB_IDS)

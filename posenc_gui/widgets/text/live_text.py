@@ -66,6 +66,7 @@ from PySide6.QtGui import (
     QPaintEvent,
     QPalette,
     QRegion,
+    QResizeEvent,
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
@@ -155,7 +156,9 @@ class LiveText(TextWidget):
         self._cur = _Laid(self._new_document())
         #: Documents put aside, by template, least recently shown first.
         self._kept: OrderedDict[tuple[str, ...], _Laid] = OrderedDict()
-        self._needed = 0  # the height the paint found the text needs (only grows)
+        # the height the paint found the text needs: it only grows while the width stays or
+        # narrows, and is forgotten when the text gets wider room (see resizeEvent)
+        self._needed = 0
         #: The values on screen (ahead of the document's while drawn over).
         self._shown: list[str] = []
         #: The document's values lag the values drawn over it.
@@ -528,6 +531,17 @@ class LiveText(TextWidget):
             self._lay_out_at(1)
             self._cur.least = math.ceil(min(self._cur.doc.size().width(), 900))
         return QSize(max(120, self._cur.least), self._needed)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Wider room (a figure enlarged, the window widened): the height found at a narrower
+        width no longer holds, so it is forgotten and the layout asks again. (Only on wider:
+        the height growing can make a scroll bar narrow the text, never widen it, so this
+        cannot go back and forth.)"""
+        if self._needed and event.size().width() > event.oldSize().width() >= 0:
+            self._needed = 0
+            self.setMinimumHeight(0)
+            self.updateGeometry()
+        super().resizeEvent(event)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         if self._ahead and self._paint_values(event):
