@@ -244,13 +244,15 @@ def parse_scale(text: str | None) -> float | None:
     """``--scale``: a number in the session's range."""
     if text is None:
         return None
+    from posenc_gui.state.params import number_text, read_number
     from posenc_gui.state.session import SCALE_RANGE
 
     lo, hi = SCALE_RANGE
     try:
-        value = float(text)
+        number = read_number(number_text(text))
     except ValueError:
-        value = math.nan
+        number = math.nan
+    value = float(number) if isinstance(number, int | float) else math.nan
     if not (math.isfinite(value) and lo <= value <= hi):
         raise UsageError(f"--scale must be a number from {lo} to {hi}, got {text!r}")
     return value

@@ -489,3 +489,39 @@ def test_a_deck_opened_while_the_window_loads_shows_its_figure(qtbot: QtBot) -> 
     qtbot.waitUntil(lambda: "encodings" in w.panels)
     qtbot.waitUntil(lambda: w.panels["encodings"].enlarged_figure == deck.steps[-1].focus)
     w.deck.close_deck()
+
+
+def test_a_deck_with_a_lone_surrogate_is_refused_at_open(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    """Issue 20, finding 10: it used to open, then Save deck raised UnicodeEncodeError."""
+    w = window
+    data = json.loads((BUNDLED_DIR / "04-chapter.json").read_text(encoding="utf-8"))
+    data["steps"][2]["caption"] = "broken \ud800 text"
+    bad = tmp_path / "surrogate.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")  # ASCII: the file itself is valid JSON
+    assert not w.deck.open_path(bad)
+    assert w.error_box is not None
+    assert "step 3: 'caption' contains an unpaired surrogate (U+D800)" in w.error_box.text()
+    w.error_box.close()
+    assert w.deck.deck is None
+
+
+def test_save_deck_through_a_symlink_keeps_link_and_mode(
+    window: MainWindow, tmp_path: Path
+) -> None:
+    """Issue 20, finding 7: Save deck writes the link's target and keeps a shared file's mode."""
+    w = window
+    real = tmp_path / "shared.json"
+    real.write_text("{}", encoding="utf-8")
+    real.chmod(0o644)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    assert w.deck.open_path(BUNDLED_DIR / "04-chapter.json")
+    assert w.deck.save(link, overwrite=True)
+    assert (
+        link.is_symlink()
+        and Deck.load(real).title == Deck.load(BUNDLED_DIR / "04-chapter.json").title
+    )
+    assert real.stat().st_mode & 0o777 == 0o644
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.json", "shared.json"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -150,7 +151,20 @@ def _bad_files() -> list[tuple[str, bytes, str]]:
         ("bad_scale", json.dumps(bad_scale).encode(), "'scale'"),
         ("bad_colormaps", json.dumps(bad_maps).encode(), "'colormaps'"),
         ("not_utf8", b"\xff\xfe\x00garbage", "not UTF-8"),
+        ("huge_scale", _with_number("scale", "1" + "0" * 400), "got a 401-digit integer"),
+        ("huge_int", _with_number("scale", "7" * 4400), "got a 4400-digit integer"),
+        ("huge_float", _with_number("amplitude", "1e400"), "too large for a float"),
     ]
+
+
+def _with_number(name: str, number: str) -> bytes:
+    """A session whose ``name`` (the scale, or a sine parameter) is the JSON number ``number``."""
+    data = _good_dict()
+    if name == "scale":
+        data["scale"] = "@"
+    else:
+        data["tabs"]["sine"]["params"][name] = "@"
+    return json.dumps(data).replace('"@"', number).encode()
 
 
 @pytest.mark.parametrize(("name", "content", "reason"), _bad_files(), ids=lambda x: str(x)[:14])
@@ -264,7 +278,9 @@ def test_bad_last_state_is_ignored_with_a_message(qtbot: QtBot) -> None:
     assert "not restored" in w.statusBar().currentMessage()
     w.load_panels()
     assert "not restored" in w.statusBar().currentMessage()
-    path.unlink()
+    assert not path.exists()  # kept aside (see the issue-20 tests below)
+    for kept in _kept_aside():
+        kept.unlink()
     assert load_last_session() == (None, "")
 
 
@@ -309,3 +325,74 @@ def test_colour_map_sets_restyle_the_heatmaps_live(qtbot: QtBot) -> None:
     assert not np.array_equal(recoloured, first)
     w.colormap_actions["colorblind"].trigger()
     np.testing.assert_array_equal(pixels(), expected("colorblind"))
+
+
+# -- issue 20: a last session that cannot be read is kept aside, and the app starts ------------
+def _kept_aside() -> list[Path]:
+    path = last_session_path()
+    return sorted(path.parent.glob(f"{path.stem}.damaged-*{path.suffix}"))
+
+
+@pytest.fixture
+def no_last_session() -> Iterator[None]:
+    for p in [last_session_path(), *_kept_aside()]:
+        p.unlink(missing_ok=True)
+    yield
+    for p in [last_session_path(), *_kept_aside()]:
+        p.unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        (b'{"kind": "posenc-explorer-session", "version": 2}', "newer version"),
+        (b"{not json", "invalid JSON"),
+        (_with_number("scale", "1" + "0" * 400), "401-digit integer"),
+        (_with_number("scale", "7" * 5000), "5000-digit integer"),
+    ],
+    ids=["newer", "damaged", "huge", "over_int_limit"],
+)
+def test_unreadable_last_session_is_kept_aside_and_the_app_starts(
+    qtbot: QtBot, no_last_session: None, content: bytes, why: str
+) -> None:
+    from posenc_gui.app import build_window
+
+    path = last_session_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content)
+    w = build_window()
+    qtbot.addWidget(w)
+    kept = _kept_aside()
+    assert len(kept) == 1 and kept[0].read_bytes() == content
+    assert not path.exists()
+    assert w.current_tab_id() == TAB_IDS[0]
+    w.load_panels()
+    message = w.statusBar().currentMessage()
+    assert why in message and kept[0].name in message
+    w.close()  # a fresh last session is written; the kept file is untouched
+    assert Session.load(path).current_tab == TAB_IDS[0]
+    assert _kept_aside() == kept and kept[0].read_bytes() == content
+
+
+def test_kept_aside_files_never_overwrite_each_other(qtbot: QtBot, no_last_session: None) -> None:
+    path = last_session_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for k in range(3):
+        path.write_bytes(b"{broken %d" % k)
+        session, notice = load_last_session()
+        assert session is None and "kept as" in notice
+    assert sorted(p.read_bytes() for p in _kept_aside()) == [
+        b"{broken 0",
+        b"{broken 1",
+        b"{broken 2",
+    ]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_fifo_as_last_session_does_not_hang(qtbot: QtBot, no_last_session: None) -> None:
+    path = last_session_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)  # never opened: reading it would block for ever
+    session, notice = load_last_session()
+    assert session is None and "not a regular file" in notice
+    assert not path.exists() and len(_kept_aside()) == 1

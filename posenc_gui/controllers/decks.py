@@ -56,6 +56,7 @@ from posenc_gui.controllers.common import (
     reason,
     start_dir,
 )
+from posenc_gui.state import jsonfile
 from posenc_gui.state.deck import UNTITLED, Deck, DeckError, Step, bundled_decks, read_title
 from posenc_gui.state.params import ParamError
 from posenc_gui.state.registry import TAB_IDS
@@ -351,8 +352,6 @@ class DeckController(QObject):
 
     def save(self, path: str | Path, *, overwrite: bool = False) -> bool:
         """Write the deck to ``path`` atomically (an existing file only with ``overwrite``)."""
-        from posenc_gui.widgets import export
-
         target = Path(path)
         if self.deck is None:
             self._messages.error("Deck not saved", "No deck is open: add a step first.")
@@ -360,13 +359,8 @@ class DeckController(QObject):
         deck = self.deck
         if deck.title == UNTITLED and target.stem:
             deck = deck.with_title(target.stem.replace("_", " ").replace("-", " "))
-        text = deck.dumps()
-
-        def write(tmp: Path) -> None:
-            tmp.write_text(text, encoding="utf-8")
-
         try:
-            export.atomic_write(target, write, overwrite=overwrite)
+            jsonfile.write_atomic(target, deck.dumps(), overwrite=overwrite)
         except (OSError, DeckError) as err:
             self._messages.error("Deck not saved", f"Could not save the deck to {target}.",
                                reason(err))  # fmt: skip

@@ -9,6 +9,9 @@ to :func:`last_session_path`; ``posenc-gui`` restores it on the next start.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -46,15 +49,50 @@ def last_session_path() -> Path:
 
 
 def load_last_session() -> tuple[Session | None, str]:
-    """The session of the last run, or ``None`` with a notice saying why it was not restored."""
+    """The session of the last run, or ``None`` with a notice saying why it was not restored.
+
+    A last session that cannot be used (damaged, unreadable, from a newer version, not a
+    regular file) is moved aside, kept as ``last-session.damaged-<time>.json`` next to it (never
+    over another), and the notice names that file; the window then writes a fresh last session
+    on close, and the next start is clean."""
     path = last_session_path()
-    if not path.exists():
+    if not os.path.lexists(path):
         return None, ""
     try:
         return Session.load(path), ""
     except (SessionError, OSError) as err:
         why = err if isinstance(err, SessionError) else (err.strerror or err)
-        return None, f"The last session was not restored ({why}); starting from the defaults."
+    kept = keep_aside(path)
+    where = f"kept as {kept.name}" if kept is not None else "it could not be moved aside"
+    return None, (
+        f"The last session was not restored ({why}); {where}. Starting from the defaults."
+    )
+
+
+def keep_aside(path: Path) -> Path | None:
+    """Rename ``path`` to ``<stem>.damaged-<time>[-n]<suffix>`` in its folder, never replacing a
+    file; the new path, or ``None`` when it could not be renamed."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for k in range(100):
+        extra = f"-{k}" if k else ""
+        aside = path.with_name(f"{path.stem}.damaged-{stamp}{extra}{path.suffix}")
+        if os.path.lexists(aside):
+            continue
+        try:
+            if path.is_file() and not path.is_symlink():
+                os.link(path, aside)  # atomic, and never replaces a file that is there
+                path.unlink()
+            else:  # a pipe, a device, a folder, a link: free just above
+                os.rename(path, aside)
+            return aside
+        except FileExistsError:
+            continue
+        except OSError:
+            with contextlib.suppress(OSError):  # no hard links on this file system
+                os.rename(path, aside)
+                return aside
+            return None
+    return None
 
 
 def read_recent() -> list[str]:

@@ -142,6 +142,7 @@ class Deck:
         title = data.get("title")
         if not isinstance(title, str) or not title.strip():
             raise DeckError(f"'title' must be a non-empty text, got {echo(title)}")
+        _no_surrogate(title, "'title'")
         if len(title) > MAX_TITLE_CHARS:
             raise DeckError(f"'title' must be at most {MAX_TITLE_CHARS} characters")
         steps = data.get("steps")
@@ -200,6 +201,13 @@ def _no_unknown(data: Mapping[Any, Any], known: Sequence[str], where: str) -> No
             raise DeckError(f"{where}: unknown field {echo(key)}; known: {', '.join(known)}")
 
 
+def _no_surrogate(text: str, what: str) -> None:
+    """Refuse text no UTF-8 file can hold (a lone surrogate would make Save deck fail)."""
+    bad = jsonfile.unpaired_surrogate(text)
+    if bad is not None:
+        raise DeckError(f"{what} contains an unpaired surrogate ({bad})")
+
+
 def _step(raw: object, number: int) -> Step:
     """Validate step ``number`` (1-based; 0: not part of a deck yet) through its tab's model."""
     where = f"step {number}" if number else "the step"
@@ -216,6 +224,7 @@ def _step(raw: object, number: int) -> Step:
     caption = raw.get("caption", "")
     if not isinstance(caption, str):
         raise DeckError(f"{where}: 'caption' must be text, got {echo(caption)}")
+    _no_surrogate(caption, f"{where}: 'caption'")
     if len(caption) > MAX_CAPTION_CHARS:
         raise DeckError(f"{where}: 'caption' must be at most {MAX_CAPTION_CHARS} characters")
     model = get_model(tab)

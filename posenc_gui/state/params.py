@@ -8,6 +8,8 @@ of ``--set NAME=VALUE`` and of typed values. No Qt here.
 from __future__ import annotations
 
 import math
+import re
+import sys
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal
@@ -25,24 +27,115 @@ class ParamError(ValueError):
 
 #: At most this many characters of a rejected value are echoed in an error message.
 ECHO_CHARS = 80
+#: An integer longer than this many digits is echoed as "a 401-digit integer".
+ECHO_DIGITS = 20
+#: Digit-group separators a typed or command-line number may use ("1 000", "1,000", and the
+#: narrow no-break, thin and no-break spaces the app itself writes).
+GROUP_SEPARATORS = " ,\u202f\u2009\u00a0"
+_GROUPED = re.compile(
+    r"[+-]?\d{1,3}(?P<sep>[ ,\u202f\u2009\u00a0])\d{3}(?:(?P=sep)\d{3})*"
+    r"(?:\.\d*)?(?:[eE][+-]?\d+)?"
+)
+_INTEGER = re.compile(r"[+-]?\d+")
+#: The largest integer a float holds (above it, a JSON or typed integer is unrepresentable).
+_FLOAT_MAX = int(sys.float_info.max)
+
+
+@dataclass(frozen=True)
+class Unrepresentable:
+    """A number (in a file, or typed) that no float holds: too large (``1e400``, an integer of
+    400 digits) or too small (``1e-400``, not zero but read as 0). Its text is kept so that the
+    refusal can say what was written. No parameter or setting accepts it."""
+
+    text: str
+
+    def describe(self) -> str:
+        """``a 401-digit integer``, ``1e400 (too large for a float)``, ``1e-400 (too small…)``."""
+        body = self.text.lstrip("+-")
+        if body.isdigit():
+            sign = "negative " if self.text.startswith("-") else ""
+            return f"a {len(body)}-digit {sign}integer"
+        cut = self.text if len(self.text) <= 40 else self.text[:39] + "…"
+        if re.match(r"[+-]?[0-9.]*[1-9]", self.text) and float(self.text) == 0:
+            return f"{cut} (too small for a float: it would be 0)"
+        return f"{cut} (too large for a float)"
+
+
+def number_text(text: str) -> str:
+    """Typed or command-line number text as Python reads it: the real minus sign (U+2212) as
+    ``-``, digit groups joined (``1 000``, ``1,000``, ``1 000 000`` with the narrow no-break
+    spaces the app writes; every group after the first of exactly three digits, one separator
+    throughout). The window and ``--set`` both read numbers through this."""
+    text = text.strip().replace("\u2212", "-")
+    if _GROUPED.fullmatch(text):
+        text = "".join(c for c in text if c not in GROUP_SEPARATORS)
+    return text
+
+
+def read_number(text: str) -> int | float | Unrepresentable:
+    """The number ``text`` writes (JSON or Python syntax): an ``int`` for digits alone, else a
+    ``float``; :class:`Unrepresentable` when no float holds it (never an ``int`` of thousands of
+    digits, so Python's limit on converting them is never reached). :class:`ValueError` when it
+    is not a number. Both the JSON reader and :meth:`Param.parse` use this."""
+    if _INTEGER.fullmatch(text):
+        if len(text.lstrip("+-")) > 310:
+            return Unrepresentable(text)
+        n = int(text)
+        return n if abs(n) <= _FLOAT_MAX else Unrepresentable(text)
+    x = float(text)
+    if math.isinf(x) and "inf" not in text.lower():
+        return Unrepresentable(text)
+    if x == 0 and re.match(r"[+-]?[0-9.]*[1-9]", text):
+        return Unrepresentable(text)
+    return x
 
 
 def echo(value: object) -> str:
     """``repr(value)``, cut to :data:`ECHO_CHARS` characters (a pasted megabyte stays readable).
 
-    A real number is written positionally (``2000000``, never ``2e+06``); one too large or too
-    small for that as ``1.5x10^200``.
+    A real number is written positionally (``2000000``, never ``2e+06``) with every digit of
+    its shortest round-trip form (``360.0000001``, not ``360``); one too large or too small for
+    that as ``1.5x10^200``. An integer of many digits, or a number no float holds, is described
+    (``a 401-digit integer``).
     """
-    if isinstance(value, float) and math.isfinite(value):
-        text = _fmt(value)
-        if len(text) > 20:
-            mant, exp = f"{value:.6e}".split("e")
-            text = f"{mant.rstrip('0').rstrip('.')}x10^{int(exp)}"
+    if isinstance(value, Unrepresentable):
+        text = value.describe()
+    elif isinstance(value, int) and not isinstance(value, bool):
+        text = _int_echo(value)
+    elif isinstance(value, float) and math.isfinite(value):
+        text = _float_echo(value)
     else:
         text = repr(value)
     if len(text) <= ECHO_CHARS:
         return text
     return text[: ECHO_CHARS - 1] + "…"
+
+
+def _int_echo(n: int) -> str:
+    sign = "negative " if n < 0 else ""
+    try:
+        digits = str(abs(n))
+    except ValueError:  # beyond Python's int-to-text limit
+        return f"an integer of over {sys.get_int_max_str_digits()} digits"
+    if len(digits) > ECHO_DIGITS:
+        return f"a {len(digits)}-digit {sign}integer"
+    return str(n)
+
+
+def _float_echo(x: float) -> str:
+    """Every digit of ``repr(x)``, positionally; ``1.5x10^200`` when that is long."""
+    exact = Decimal(repr(x))
+    text = format(exact, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if text in ("-0", ""):
+        text = "0"
+    if len(text) <= ECHO_DIGITS:
+        return text
+    mant, exp = format(exact, "e").split("e")
+    if "." in mant:
+        mant = mant.rstrip("0").rstrip(".")
+    return f"{mant}x10^{int(exp)}"
 
 
 def _fmt(x: float) -> str:
@@ -139,16 +232,22 @@ class Param:
                 raise self._fail(value, lo, hi)
             out: Value = int(value)
         else:
-            if not math.isfinite(value):
+            try:
+                out = float(value)
+            except OverflowError:  # an int no float holds
+                raise self._fail(value, lo, hi) from None
+            if not math.isfinite(out):
                 raise self._fail(value, lo, hi)
-            out = float(value)
         assert isinstance(out, int | float)
         if (lo is not None and out < lo) or (hi is not None and out > hi):
             raise self._fail(value, lo, hi)
         return out
 
     def parse(self, text: str) -> Value:
-        """Parse command-line or typed text; raise :class:`ParamError` naming the parameter."""
+        """Parse command-line or typed text; raise :class:`ParamError` naming the parameter.
+
+        Numbers are read by :func:`number_text` and :func:`read_number` (a real minus sign,
+        digit groups, ``1e4`` for an integer), the same for the window and ``--set``."""
         text = text.strip()
         if self.kind == "choice":
             return self.check(text)
@@ -160,16 +259,9 @@ class Param:
                 return False
             raise self._fail(text)
         try:
-            number: float | int = int(text) if self.kind == "int" else float(text)
+            number = read_number(number_text(text))
         except ValueError:
-            try:  # "1e4" for an int parameter
-                as_float = float(text)
-            except ValueError:
-                raise self._fail(text) from None
-            if self.kind == "int" and as_float.is_integer():
-                number = int(as_float)
-            else:
-                raise self._fail(text) from None
+            raise self._fail(text) from None
         return self.check(number)
 
     def clamp(self, value: Value, lo: float | None, hi: float | None) -> Value:

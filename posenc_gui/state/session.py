@@ -112,6 +112,12 @@ class Session:
                 raise SessionError(
                     f"tab {tab_id!r}: 'view' must map names to numbers, text or number lists"
                 )
+            for key, v in view.items():
+                bad = jsonfile.unpaired_surrogate(str(key) + (v if isinstance(v, str) else ""))
+                if bad is not None:
+                    raise SessionError(
+                        f"tab {tab_id!r}: 'view' {echo(key)} contains an unpaired surrogate ({bad})"
+                    )
             session.view_states[tab_id] = dict(view)
         return session
 

@@ -275,3 +275,55 @@ def test_session_and_values_import_no_qt(tmp_path: Path) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert "QT: []" in result.stdout
+
+
+# -- issue 20: files and typed values the command line must refuse cleanly ---------------------
+def test_values_refuses_a_session_with_a_huge_integer(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from posenc_gui.state.session import Session
+
+    path = tmp_path / "huge.json"
+    text = Session("sine").to_json().replace('"scale": 1.0', '"scale": 1' + "0" * 400)
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "values", "--session", str(path))
+    assert code == 2 and out == ""
+    assert err == (
+        f"posenc-gui: error: --session {str(path)!r}: 'scale' must be a number from 0.75 to "
+        "3.0, got a 401-digit integer\n"
+    )
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
+def test_values_refuses_a_device_as_session(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "values", "--session", "/dev/zero")
+    assert code == 2
+    assert "not a session: '/dev/zero' is not a regular file (a character device)" in err
+
+
+def test_session_out_to_a_folder_or_read_only_file_writes_nothing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    ro = tmp_path / "ro.json"
+    ro.write_text("old", encoding="utf-8")
+    ro.chmod(0o444)
+    code, _, err = run(capsys, "session", "--tab", "sine", "--out", str(ro))
+    assert code == 1 and "is read-only" in err and "/." not in err
+    assert ro.read_text(encoding="utf-8") == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ro.json"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("\u221230", -30.0), ("1 000", 1000.0), ("1,000", 1000.0)]
+)
+def test_set_reads_what_the_window_reads(
+    capsys: pytest.CaptureFixture[str], text: str, value: float
+) -> None:
+    code, out, err = (
+        run(capsys, "values", "--tab", "rotation", "--set", f"angle={text}")
+        if value < 0
+        else run(capsys, "values", "--tab", "sine", "--set", f"length={text}")
+    )
+    assert code == 0, err
+    params = json.loads(out)["params"]
+    assert (params["angle"] if value < 0 else params["length"]) == value

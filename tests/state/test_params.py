@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -129,3 +130,55 @@ def test_echoed_reals_never_use_e_notation(value: float, shown: str) -> None:
     with pytest.raises(ParamError) as err:
         p.check(value)
     assert "e+" not in str(err.value) and str(err.value).endswith(f"got {shown}")
+
+
+# -- issue 20, finding 11: exact messages, one parser for the window and the command line ----
+def test_out_of_range_value_is_echoed_as_typed() -> None:
+    angle = float_param("angle", 0.0, 0.0, 360.0, "Angle", "A")
+    with pytest.raises(ParamError) as err:
+        angle.parse("360.0000001")
+    assert str(err.value) == "angle must be a number from 0 to 360, got 360.0000001"
+    with pytest.raises(ParamError) as err:
+        angle.check(360.0000001)
+    assert str(err.value).endswith("got 360.0000001")
+
+
+def test_underflow_and_overflow_are_named() -> None:
+    base = float_param("base", 10000.0, 10.0, 1e7, "Base", "B")
+    with pytest.raises(ParamError) as err:
+        base.parse("1e-400")
+    assert str(err.value) == (
+        "base must be a number from 10 to 10000000, got 1e-400 (too small for a float: it "
+        "would be 0)"
+    )
+    with pytest.raises(ParamError) as err:
+        base.parse("1e400")
+    assert str(err.value).endswith("got 1e400 (too large for a float)")
+    with pytest.raises(ParamError) as err:
+        Toy.param("dim").parse("2" + "0" * 5000)
+    assert str(err.value).endswith("got a 5001-digit integer")
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "value"),
+    [
+        ("gain", "\u22120.5", -0.5),
+        ("gain", "1 000", 1000.0),
+        ("gain", "1,000.5", 1000.5),
+        ("gain", "1\u202f000", 1000.0),
+        ("dim", "1,000", 1000),
+        ("dim", "1 000 000", 1000000),
+        ("dim", "\u221216", -16),
+    ],
+)
+def test_minus_sign_and_digit_groups_are_read(name: str, text: str, value: float) -> None:
+    wide = dataclasses.replace(Toy.param(name), minimum=-1e7, maximum=1e7)
+    got = wide.parse(text)
+    assert got == value and type(got) is type(value)
+
+
+@pytest.mark.parametrize("text", ["1,00", "1 0000", "10,00,000", "1,000 000", ",100", "1,5"])
+def test_malformed_digit_groups_are_refused(text: str) -> None:
+    wide = dataclasses.replace(Toy.param("gain"), minimum=-1e7, maximum=1e7)
+    with pytest.raises(ParamError, match="gain must be a number"):
+        wide.parse(text)

@@ -398,3 +398,22 @@ def test_a_control_narrows_its_range_only_when_the_limits_move(qtbot: QtBot) -> 
     assert len(calls) == 2 and spin.maximum() == 79
     state.set("length", 30)
     assert len(calls) == 3 and spin.maximum() == 29
+
+
+@pytest.mark.parametrize(
+    ("tab_id", "name", "text", "value"),
+    [
+        ("sine", "length", "1 000", 1000),
+        ("sine", "length", "1,000", 1000),
+        ("rotation", "angle", "\u221230", -30.0),
+        ("rotation", "angle", "\u221230.5", -30.5),
+    ],
+)
+def test_typed_text_is_read_like_the_command_line(
+    qtbot: QtBot, tab_id: str, name: str, text: str, value: float
+) -> None:
+    """Issue 20, finding 11: the window and ``--set`` read the same number texts."""
+    group, state, messages = _group(qtbot, tab_id, name)
+    _type(qtbot, group.widgets[f"{name}_spin"], text)
+    assert messages == [] and state.get(name) == value
+    assert state.model.param(name).parse(text) == value  # what --set NAME=TEXT reads
