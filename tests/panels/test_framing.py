@@ -236,6 +236,100 @@ def x_range_faults(panel: QWidget) -> list[str]:
     return faults
 
 
+#: Plots whose y range is fixed on purpose (it does not follow the data), and why.
+FIXED_Y = {
+    # a fixed scale, so a step shows the curves change, not the axis
+    "sine/figure_wave": "sin, cos and their sum: ±2.1 whatever the frequency",
+    "sine/figure_ladder": "one ±1 band per row; a row's curve need not reach its band's ends",
+    "heatmap/figure_curves": "sin/cos of four dimensions: ±1.2",
+    "encodings/figure_magnitude": "a share between 0 and 1: its whole scale",
+    "encodings/figure_dots": "the range of all of P·Pᵀ, kept as the distance k moves",
+    "rope/figure_curves": "signed scores: symmetric about 0, kept while the curves fill it",
+}
+
+
+def _first_tick_above(plot: pg.PlotWidget, v: float) -> float:
+    """The first major tick of ``plot``'s left axis at or above ``v`` (its spacing as laid
+    out for the view's height)."""
+    axis = plot.getPlotItem().getAxis("left")
+    _, (y0, y1) = plot.getPlotItem().getViewBox().viewRange()
+    levels = axis.tickValues(y0, y1, axis.height())
+    spacing = float(levels[0][0]) if levels else 0.0
+    return v if spacing <= 0 else float(np.ceil(v / spacing - 1e-9) * spacing)
+
+
+def _y_points(vb: pg.ViewBox) -> Iterator[np.ndarray]:
+    """The y of every curve, marker set and horizontal line in ``vb`` (view coordinates: a
+    log axis's are logarithms)."""
+    for item in vb.addedItems:
+        if not _shown(item):
+            continue
+        if isinstance(item, pg.InfiniteLine):
+            if item.angle % 180 == 0:
+                yield np.asarray([float(item.value())])
+            continue
+        if not isinstance(item, DATA_TYPES):
+            continue
+        data = item.getData()
+        if data is None or data[1] is None:
+            continue
+        y = np.asarray(data[1], dtype=float)
+        y = y[np.isfinite(y)]
+        if y.size:
+            yield y
+
+
+def _minor_tick_above(v: float) -> float:
+    """On a log axis (``v`` a logarithm), the next minor tick c·10^k (c = 1 … 10) at or
+    above ``10^v``, as a logarithm."""
+    e = np.floor(v)
+    c = np.ceil(10.0 ** (v - e) - 1e-9)
+    return float(e + np.log10(c))
+
+
+def _minor_tick_below(v: float) -> float:
+    """On a log axis, the minor tick at or below ``10^v``, as a logarithm."""
+    e = np.floor(v)
+    c = np.floor(10.0 ** (v - e) + 1e-9)
+    return float(e + np.log10(c))
+
+
+def y_range_faults(panel: QWidget, tab_id: str) -> list[str]:
+    """Line plots whose y view runs past the data by more than 5 % of its extent, or on a log
+    axis more than to the next decade (and 5 %), except :data:`FIXED_Y`. A linear axis may
+    end at its first major tick past the data (the issue's "unless the last tick needs it");
+    images (ranged to their pixels) and planes are left out."""
+    faults: list[str] = []
+    for plot in panel.findChildren(pg.PlotWidget):
+        if not plot.isVisible() or f"{tab_id}/{plot.objectName()}" in FIXED_Y:
+            continue
+        vb = plot.getPlotItem().getViewBox()
+        if vb.state["aspectLocked"] or any(isinstance(i, pg.ImageItem) for i in vb.addedItems):
+            continue
+        ys = list(_y_points(vb))
+        if not any(y.size > 1 for y in ys):
+            continue
+        lo = min(float(y.min()) for y in ys)
+        hi = max(float(y.max()) for y in ys)
+        span = hi - lo
+        if span <= 0:
+            continue
+        _, (y0, y1) = vb.viewRange()
+        log = bool(plot.getPlotItem().ctrl.logYCheck.isChecked())
+        if log:  # the next decade, or a closer minor tick
+            top = max(_minor_tick_above(hi), float(np.ceil(hi - 1e-9))) + 0.05 * span
+            bottom = min(_minor_tick_below(lo), float(np.floor(lo + 1e-9))) - 0.05 * span
+        else:
+            top = max(hi + 0.05 * span, _first_tick_above(plot, hi))
+            bottom = min(lo - 0.05 * span, -_first_tick_above(plot, -lo))
+        if y1 > top + 1e-9 or y0 < bottom - 1e-9:
+            faults.append(
+                f"{plot.objectName()}: y view {y0:.4g}…{y1:.4g} for data {lo:.4g}…{hi:.4g}"
+                + (" (log)" if log else "")
+            )
+    return faults
+
+
 def _settle(panel: QWidget) -> None:
     for _ in range(3):
         QApplication.processEvents()
@@ -259,6 +353,7 @@ def test_plots_frame_their_labels(qtbot: QtBot, tab_id: str) -> None:
                 where = f"{size[0]}x{size[1]} {theme}"
                 faults += [f"{where}: {f}" for f in framing_faults(panel)]
                 faults += [f"{where}: {f}" for f in x_range_faults(panel)]
+                faults += [f"{where}: {f}" for f in y_range_faults(panel, tab_id)]
                 faults += [f"{where}: {f}" for f in data_faults(panel)]
     finally:
         hub.set_style(style_mod.Style())
