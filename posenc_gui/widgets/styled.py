@@ -419,21 +419,6 @@ def data_end(x: float, share: float = 0.025) -> float:
     return math.ceil(x / step - 1e-9) * step
 
 
-def log_end(x: float) -> float:
-    """The end of a log axis over data up to ``x > 0``, as a logarithm: the first minor tick
-    ``c·10^k`` (c = 1 … 10) at or above ``x`` — the next decade when the data reach into its
-    last step, a closer tick otherwise."""
-    e = math.floor(math.log10(x))
-    return e + math.log10(math.ceil(x / 10.0**e - 1e-9))
-
-
-def log_start(x: float) -> float:
-    """The start of a log axis over data down to ``x > 0``, as a logarithm: the last minor tick
-    ``c·10^k`` (c = 1 … 9) at or below ``x``."""
-    e = math.floor(math.log10(x))
-    return e + math.log10(max(math.floor(x / 10.0**e + 1e-9), 1))
-
-
 def positions_range(n: int, margin: float = 0.01) -> tuple[float, float]:
     """The x range of a plot over positions (or distances) ``0 … n−1``: from 0 to
     :func:`data_end` of ``n − 1`` (at most 2.5 % past it), ``margin`` of it on each side. A

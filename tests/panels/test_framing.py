@@ -6,7 +6,8 @@ For each plot the labels it shows — its title, its axis titles and every text 
 - no two labels of a tab overlap;
 - a title or axis title lies inside its plot, a text in the view inside the view box;
 - a plot's title is shown at the title role's size (never shrunk to fit: one size per role);
-- a text in a line plot's view lies over none of its curves and markers;
+- a text in a line plot's view lies over none of its curves and markers, and one in a plane
+  (circles, vectors) over none but the arrow or arc it names;
 - a line plot's x axis ends at its data (at most 5 % of the data's extent past either end).
 
 Each tab's panel is built once and resized and restyled through the style hub (the window
@@ -80,8 +81,10 @@ def _text_items(plot: pg.PlotWidget) -> Iterator[tuple[str, QGraphicsItem, QRect
             yield item.html(), item, item.scene_text_rect()
 
 
-def _data_points(vb: pg.ViewBox) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
-    """(name, x, y) of the points of every curve and marker set in ``vb``, in scene
+def _data_points(
+    vb: pg.ViewBox,
+) -> Iterator[tuple[str, QGraphicsItem, np.ndarray, np.ndarray]]:
+    """(name, item, x, y) of the points of every curve and marker set in ``vb``, in scene
     coordinates; a curve's segments are sampled every few pixels."""
     t = vb.childGroup.sceneTransform()
     for item in vb.addedItems:
@@ -94,7 +97,7 @@ def _data_points(vb: pg.ViewBox) -> Iterator[tuple[str, np.ndarray, np.ndarray]]
         sy = t.m12() * x + t.m22() * y + t.dy()
         ok = np.isfinite(sx) & np.isfinite(sy)
         if isinstance(item, (pg.ScatterPlotItem, Dots)) or sx.size < 2:
-            yield type(item).__name__, sx[ok], sy[ok]
+            yield type(item).__name__, item, sx[ok], sy[ok]
             continue
         connect = getattr(item, "opts", {}).get("connect", "all")
         a = np.stack([sx[:-1], sy[:-1]], 1)
@@ -110,35 +113,37 @@ def _data_points(vb: pg.ViewBox) -> Iterator[tuple[str, np.ndarray, np.ndarray]]
             continue
         t_ = np.linspace(0.0, 1.0, 33)[None, :, None]
         pts = (a[:, None, :] * (1 - t_) + b[:, None, :] * t_).reshape(-1, 2)
-        yield type(item).__name__, pts[:, 0], pts[:, 1]
+        yield type(item).__name__, item, pts[:, 0], pts[:, 1]
 
 
 def data_faults(panel: QWidget) -> list[str]:
     """Texts in a view drawn over its curves or markers.
 
-    Planes (aspect-locked views: circles, vectors) are left out: their labels name arrows at
-    their tips and arcs, next to what they name (the labels are checked against each other
-    and the view's edge above)."""
+    In a plane (an aspect-locked view: circles, vectors) a label names an arrow or an arc and
+    sits next to it: it may touch what it names (its ``names``, declared by the panel: see
+    :meth:`PixelText.set_names`), and no other line."""
     faults: list[str] = []
     for plot in panel.findChildren(pg.PlotWidget):
         if not plot.isVisible():
             continue
         vb = plot.getPlotItem().getViewBox()
-        if vb.state["aspectLocked"]:
-            continue
         texts = list(_text_items(plot))
         if not texts:
             continue
         data = list(_data_points(vb))
-        for text, _, rect in texts:
+        for text, label, rect in texts:
+            named = getattr(label, "names", ())
             inner = rect.adjusted(SLACK, SLACK, -SLACK, -SLACK)
-            for name, x, y in data:
+            for name, item, x, y in data:
+                if any(item is n for n in named):
+                    continue
                 inside = (
                     (x > inner.left()) & (x < inner.right())
                     & (y > inner.top()) & (y < inner.bottom())
                 )  # fmt: skip
                 if inside.any():
-                    faults.append(f"{plot.objectName()}: text {text!r} over a {name}")
+                    at = vb.addedItems.index(item)
+                    faults.append(f"{plot.objectName()}: text {text!r} over a {name} (#{at})")
     return faults
 
 
@@ -357,4 +362,29 @@ def test_plots_frame_their_labels(qtbot: QtBot, tab_id: str) -> None:
                 faults += [f"{where}: {f}" for f in data_faults(panel)]
     finally:
         hub.set_style(style_mod.Style())
+    assert not faults, "\n".join(dict.fromkeys(faults))
+
+
+#: States of the planes' tabs that turn their arrows and arcs (labels placed anew each time).
+PLANE_STATES = {
+    # (not m = n = 0 with the default q, k: all four arrows lie on almost one ray, and their
+    # labels stack along it, each on the others' arrows)
+    "rope": [{"m": m, "n": n} for m, n in ((1, 3), (7, 2), (20, 11), (40, 39))]
+    + [{"pair": 3, "m": 9, "n": 4}, {"seed": 5, "m": 5, "n": 2}],
+    "rotation": [{"angle": a, "x": x, "y": y}
+                 for a, x, y in ((0.0, 1.5, 0.5), (135.0, -2.0, 1.0), (-90.0, 0.3, -2.0))]
+    + [{"pair": i, "position": p, "offset": k}
+       for i, p, k in ((0, 3, 2), (1, 40, 7), (2, 0, 30))],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("tab_id", sorted(PLANE_STATES))
+def test_plane_labels_sit_on_no_line_but_the_one_they_name(qtbot: QtBot, tab_id: str) -> None:
+    """Arrow and arc labels over states that turn them: each clear of every other line."""
+    panel = show_panel(qtbot, tab_id, SIZES[0])
+    faults: list[str] = []
+    for values in PLANE_STATES[tab_id]:
+        panel.state.update(values)
+        _settle(panel)
+        faults += [f"{values}: {f}" for f in data_faults(panel)]
     assert not faults, "\n".join(dict.fromkeys(faults))

@@ -103,15 +103,16 @@ class WavelengthViews(Panel):
             empty = np.zeros(0)
             self.wl_full_dots.setData(*((i[:k], log_lam[:k]) if dots else (empty, empty)))
             self.wl_never_dots.setData(*((i[k:], log_lam[k:]) if dots else (empty, empty)))
-        # λ's axis ends at the data: from the minor tick under 2π (pair 0, with room for its
-        # dot) to the first minor tick c·10^k over the longest wavelength or the span line, so
-        # a base or length step moves it only when the data cross a tick (a fixed axis up to
+        # λ's axis ends at the data: from 5 (under 2π, pair 0, with room for its dot) to the
+        # next decade over the longest wavelength or the span line. A base or length step moves
+        # it only when the data cross a decade (an end at every minor tick cost a range update,
+        # the axes drawn again, at most base steps: +12 % frame time; a fixed axis up to
         # 2π·base_max left most of the plot empty). The right end is snapped to a round number
         # of pairs: the axes are drawn again (and the view settled) only when an end moves, not
         # at every dim (one range update for the axes that move: ShownRange).
         x0, x1 = styled.positions_range(pairs, 0.02)
-        top = max(float(lam.max()), float(span_)) * 1.02
-        y = (styled.log_start(0.85 * 2 * math.pi), styled.log_end(top))
+        top = max(float(lam.max()), float(span_))
+        y = (math.log10(5.0), float(math.ceil(math.log10(top) - 1e-9)))
         self._wl_range.show(x=(min(x0, -0.5), x1), y=y)
         # a dim or base step leaves the line and its label alone (MarkedLine)
         at = math.log10(span_) if span_ >= 1 else None
