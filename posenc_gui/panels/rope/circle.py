@@ -113,20 +113,10 @@ class CircleViews(Panel):
         # the labels apart in pixels: their sizes in data units at the range they will have
         # (a second pass when placing them moved the range)
         lim = self._circle_lim.value or 1.3 * big
-        curves = (self.q_circle, self.k_circle, self.q_arc, self.k_arc, self.between_arc,
-                  self.q_before, self.k_before, self.q_after, self.k_after)  # fmt: skip
-        for _ in range(3):
+        for _ in range(2):
             per_px = self._data_per_pixel(lim)
             half = {key: _half_size(item, per_px) for key, item in items.items()}
-            # each label clear of every line but the one it names (every 3 px along them)
-            drawn = [(c, c.drawn_points(3.0 * per_px)) for c in curves]
-            lines = {
-                key: np.concatenate([p for c, p in drawn if all(c is not n for n in item.names)])
-                for key, item in items.items()
-            }
-            spots = tip_label_positions(
-                tips, big, half, place_apart(rays, half, 0.05 * big, lines), lines
-            )
+            spots = tip_label_positions(tips, big, half, place_apart(rays, half, 0.12 * big))
             # every label inside a circle, whatever its angle: m and n turn them, not the range
             need = max(
                 [1.06 * big]
@@ -166,75 +156,27 @@ def _half_size(item: styled.PixelText, per_px: float) -> tuple[float, float]:
     return (0.5 * w - 2.0) * per_px, (0.5 * h - 2.0) * per_px
 
 
-#: Points ``(n, 2)`` of the lines a label must keep clear of, by label.
-Lines = Mapping[str, np.ndarray]
-
-
-def _clear(
-    x: float, y: float, hw: float, hh: float, placed: dict[str, Spot], half: Half,
-    points: np.ndarray | None = None,
-) -> bool:  # fmt: skip
-    """Whether a label of half size ``(hw, hh)`` at ``(x, y)`` overlaps none of ``placed``
-    and contains none of ``points``."""
-    if not _free_of(np.array([[x, y]]), hw, hh, points)[0]:
-        return False
+def _clear(x: float, y: float, hw: float, hh: float, placed: dict[str, Spot], half: Half) -> bool:
+    """Whether a label of half size ``(hw, hh)`` at ``(x, y)`` overlaps none of ``placed``."""
     return all(
         abs(x - px) >= hw + half[k][0] or abs(y - py) >= hh + half[k][1]
         for k, (px, py) in placed.items()
     )
 
 
-def place_apart(
-    rays: Mapping[str, Spot], half: Half, step: float, lines: Lines | None = None
-) -> dict[str, Spot]:
-    """Labels along rays from the origin (``key -> (angle, radius)``), in order, each at the
-    spot nearest its own — out or in along its ray in steps of ``step`` (never under half its
-    radius), or turned off it by up to 0.4 rad — where its rectangle (``half``) overlaps none
-    placed and holds no point of its ``lines``; its own spot if none is free."""
+def place_apart(rays: Mapping[str, Spot], half: Half, step: float) -> dict[str, Spot]:
+    """Labels along rays from the origin (``key -> (angle, radius)``), in order, each moved out
+    along its ray in steps of ``step`` until its rectangle (``half``) overlaps none placed."""
     placed: dict[str, Spot] = {}
     for key, (ang, radius) in rays.items():
         hw, hh = half[key]
-        points = (lines or {}).get(key)
-        best = (radius * math.cos(ang), radius * math.sin(ang))
-        spots = _spots_near(radius, ang, step)
-        for start in range(0, len(spots), 32):  # nearest first, 32 tested at once
-            xy = spots[start : start + 32]
-            free = _free_of(xy, hw, hh, points)
-            found = next(
-                (
-                    i for i in np.flatnonzero(free)
-                    if _clear(float(xy[i][0]), float(xy[i][1]), hw, hh, placed, half)
-                ),
-                None,
-            )  # fmt: skip
-            if found is not None:
-                best = (float(xy[found][0]), float(xy[found][1]))
+        for _ in range(3 * len(rays) + 1):
+            x, y = radius * math.cos(ang), radius * math.sin(ang)
+            if _clear(x, y, hw, hh, placed, half):
                 break
-        placed[key] = best
+            radius += step
+        placed[key] = (radius * math.cos(ang), radius * math.sin(ang))
     return placed
-
-
-def _free_of(xy: np.ndarray, hw: float, hh: float, points: np.ndarray | None) -> np.ndarray:
-    """For each spot of ``xy`` (n, 2): whether a label of half size ``(hw, hh)`` there holds
-    none of ``points``."""
-    if points is None or not len(points):
-        return np.ones(len(xy), dtype=bool)
-    dx = np.abs(points[None, :, 0] - xy[:, None, 0]) < hw
-    dy = np.abs(points[None, :, 1] - xy[:, None, 1]) < hh
-    free: np.ndarray = ~(dx & dy).any(1)
-    return free
-
-
-def _spots_near(radius: float, ang: float, step: float) -> np.ndarray:
-    """Spots ``(n, 2)`` around a label's own (``radius``, ``ang``), nearest first: out or in
-    by up to 30 steps (never under half the radius), turned by up to 0.4 rad (0.1 rad counts
-    as a step)."""
-    k, t = np.meshgrid(np.arange(-10, 31), np.arange(-4, 5), indexing="ij")
-    r, a = radius + k.ravel() * step, ang + 0.1 * t.ravel()
-    keep = r >= 0.5 * radius
-    r, a = r[keep], a[keep]
-    order = np.argsort(np.abs(r - radius) / step + np.abs(a - ang) / 0.1, kind="stable")
-    return np.stack([r[order] * np.cos(a[order]), r[order] * np.sin(a[order])], 1)
 
 
 def tip_label_positions(
@@ -242,7 +184,6 @@ def tip_label_positions(
     big: float,
     half: Half | None = None,
     taken: Mapping[str, Spot] | None = None,
-    lines: Lines | None = None,
 ) -> dict[str, Spot]:
     """Where the arrow-tip labels go: just past each tip, pushed outwards when they would overlap.
 
@@ -258,25 +199,18 @@ def tip_label_positions(
         length = math.hypot(tx, ty)
         ang = math.atan2(ty, tx) if length > 0 else 0.0
         hw, hh = sizes.get(key, (0.0, 0.0))
-        # just past the tip: the label's rectangle clear of it; clear of the other lines
-        # within 1.5·big more, else (arrows on one ray: m = n = 0, q ∥ k) of labels only
-        start = length + max(0.13 * big, abs(hw * math.cos(ang)) + abs(hh * math.sin(ang)))
-        points = (lines or {}).get(key)
-        for avoid in (points, None) if points is not None else (None,):
-            radius = start
-            reach = start + 1.5 * big if avoid is not None else math.inf
-            for _ in range(16 if avoid is not None else len(tips) + len(placed) + 1):
-                x, y = radius * math.cos(ang), radius * math.sin(ang)
-                near = all(
-                    math.hypot(x - px, y - py) >= 0.22 * big
-                    for k, (px, py) in placed.items()
-                    if k in tips
-                )
-                if near and (not sizes or _clear(x, y, hw, hh, placed, sizes, avoid)):
-                    break
-                radius += (0.24 if avoid is None else 0.1) * big
-            if radius <= reach:
+        # just past the tip: the label's rectangle clear of it
+        radius = length + max(0.13 * big, abs(hw * math.cos(ang)) + abs(hh * math.sin(ang)))
+        for _ in range(len(tips) + len(placed) + 1):
+            x, y = radius * math.cos(ang), radius * math.sin(ang)
+            near = all(
+                math.hypot(x - px, y - py) >= 0.22 * big
+                for k, (px, py) in placed.items()
+                if k in tips
+            )
+            if near and (not sizes or _clear(x, y, hw, hh, placed, sizes)):
                 break
+            radius += 0.24 * big
         placed[key] = (radius * math.cos(ang), radius * math.sin(ang))
     return placed
 

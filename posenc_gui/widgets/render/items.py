@@ -210,27 +210,6 @@ class PixelCurve(PaddedItem):
     def points(self) -> tuple[np.ndarray, np.ndarray]:
         return self.xData, self.yData
 
-    def drawn_points(self, step: float) -> np.ndarray:
-        """Points ``(n, 2)`` along the drawn segments, at most ``step`` apart (data units):
-        what a label placed next to the curve must keep out of its rectangle."""
-        x, y = self.xData, self.yData
-        if len(x) < 2 or step <= 0:
-            return np.stack([x, y], 1)
-        connect = self.opts["connect"]
-        a = np.stack([x[:-1], y[:-1]], 1)
-        b = np.stack([x[1:], y[1:]], 1)
-        if isinstance(connect, str):
-            if connect == "pairs":
-                a, b = a[::2], b[::2]
-        else:
-            a, b = a[connect[:-1]], b[connect[:-1]]
-        ok = np.isfinite(a).all(1) & np.isfinite(b).all(1)
-        a, b = a[ok], b[ok]
-        n = np.ceil(np.hypot(*(b - a).T) / step).astype(int) + 1
-        t = np.concatenate([np.linspace(0.0, 1.0, k) for k in n]) if len(n) else np.zeros(0)
-        a, b = np.repeat(a, n, 0), np.repeat(b, n, 0)
-        return a + (b - a) * t[:, None]
-
     def reach(self) -> float:
         return (
             0.5 * float(self.opts["pen"].widthF()) + 2.0
