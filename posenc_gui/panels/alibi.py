@@ -370,7 +370,7 @@ class AlibiPanel(Panel):
         if self.floor_line.value() != floor:
             self.floor_line.setValue(floor)
         low = -nice_ceil(1.15 * max(-floor, float(-sampled.min()), 1.0))
-        top = 0.06 * -low  # room for the sampled curve's noise above 0, in steps
+        top = 0.035 * -low  # room for the sampled curve's noise above 0, in steps
         if float(sampled.max()) > top:
             top = nice_ceil(float(sampled.max()))
         self.cmp_range.show(None, (low, top))

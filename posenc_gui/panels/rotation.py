@@ -62,7 +62,7 @@ from posenc_gui.widgets.text.matrix import MatrixLine, ReadoutStack
 from posenc_gui.widgets.views import Context, Shown
 
 ROT_RANGE = 2.95  # |v| <= 2·√2 ≈ 2.83
-PE_RANGE = 1.38
+PE_RANGE = 1.5  # the unit circle and the labels past its arrows' tips
 CELL_TEXT_MAX = 8  # at most this head dimension gets numbers written into its cells
 #: Cell numbers use this font kind; a cell shows its number only when the text fits.
 CELL_FONT = "small"
@@ -130,6 +130,9 @@ class RotationPanel(Panel):
         self.angle_text = note(b, p, "accent", anchor=(0, 0))
         self.v_text = note(b, p, "query", anchor=(0.5, 0.5), text="v")
         self.rv_text = note(b, p, "key", anchor=(0.5, 0.5), text="R(θ)v")
+        self.v_text.set_names(self.v_arrow)
+        self.rv_text.set_names(self.rv_arrow)
+        self.angle_text.set_names(self.arc)
         self.v_target = self._target(p, "query", "Drag to move the vector v = (x, y)")
         self.rv_target = self._target(p, "key", "Drag to turn R(θ)v: sets the angle θ")
         self._bind_point(self.v_target, self._drag_v, self._shown_v)
@@ -180,6 +183,9 @@ class RotationPanel(Panel):
         self.pe_texts = []
         for role, name in zip(PE_ROLES, PE_NAMES, strict=True):
             self.pe_texts.append(note(b, p, role, anchor=(0.5, 0.5), text=name))
+        for text, named in zip(self.pe_texts, (self.pe_arrow, self.pek_arrow, self.pe2_arrow,
+                                               self.pe2k_arrow), strict=True):  # fmt: skip
+            text.set_names(named)
         p.getPlotItem().getViewBox().sigResized.connect(self._pe_size_changed)
         # the matrices and the table are painted (see MatrixLine), the sentences are read-outs
         self.pe_head = RichLines("pe_rotation_head", self, b, "legend")
@@ -419,7 +425,7 @@ class RotationPanel(Panel):
         pred = np.asarray([xy(pp["pe_rotated"]), xy(pp["pe_rotated2"])])
         self.pe_pred.setData(pred[:, 0], pred[:, 1])
         for text, (px, py) in zip(self.pe_texts, pts, strict=True):
-            text.place_beyond(px, py, 0.2)
+            text.place_beyond(px, py, 0.2, clear_px=10.0)  # clear of the rings (M·p)
         # In (sin, cos) coordinates the shift turns by −kω (clockwise), in (cos, sin) by +kω.
         net = float(sh["pe_angle_wrapped"]) * (1.0 if swap else -1.0)
         for name, item, (px, py), rad in (("arc", self.pe_arc, pts[0], 0.3),

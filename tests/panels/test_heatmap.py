@@ -1115,25 +1115,25 @@ def test_kept_image_rows_serve_any_subset_of_their_columns(panel: HeatmapPanel) 
     assert panel.kept_rows.computed == computed + 1
 
 
-def test_wavelength_axis_is_fixed_over_bases_and_x_follows_dim_in_one_update(
+def test_wavelength_axis_ends_at_the_data_and_x_follows_dim_in_one_update(
     panel: HeatmapPanel,
 ) -> None:
-    """The λ axis spans 2π … 2π·base_max whatever the base (a base step tilts the line and
-    leaves the view alone: every λ stays inside it); a dim step moves the x range alone, in
-    one view update."""
-    panel.state.update({"dim": 128, "base": 10000.0, "positions": 100})
-    panel.refresh_now()
+    """The λ axis runs from under 2π to the next decade over the longest wavelength or the
+    span line, whatever the base (never a decade past it); a dim step that keeps that decade
+    moves the x range alone, in one view update."""
     vb = panel.wl_plot.getViewBox()
-    calls = count_calls(vb, "setRange")
-    before = [tuple(r) for r in vb.viewRange()]
-    base_max = float(HeatmapModel.param("base").maximum or 0)
-    assert before[1][1] == pytest.approx(math.log10(2 * math.pi * base_max) + 0.25)
-    for base in (1e6, 10.0, base_max):
-        panel.state.set("base", base)
+    for base, positions in ((10000.0, 100), (1e6, 100), (10.0, 100), (10.0, 5000)):
+        panel.state.update({"dim": 512, "base": base, "positions": positions})
         panel.refresh_now()
-        assert not calls and [tuple(r) for r in vb.viewRange()] == before
         lam = panel.views["wavelengths"].data()["wavelength"].values
-        assert before[1][0] < math.log10(lam.min()) and math.log10(lam.max()) < before[1][1]
+        y0, y1 = vb.viewRange()[1]
+        data_top = math.log10(max(float(lam.max()), positions - 1))
+        assert y0 < math.log10(lam.min()) and data_top < y1 <= data_top + 1.0
+    panel.state.update({"dim": 512, "base": 10000.0, "positions": 100})
+    panel.refresh_now()
+    before = [tuple(r) for r in vb.viewRange()]
+    assert before[1][1] == pytest.approx(5.0)  # λ_max ≈ 6.1·10^4: 10^5, not 10^8
+    calls = count_calls(vb, "setRange")
     panel.state.set("dim", 1024)
     panel.refresh_now()
     assert len(calls) == 1 and dict(calls[0])["yRange"] is None

@@ -10,7 +10,6 @@ import numpy as np
 import pyqtgraph as pg
 
 from posenc_gui.core.sinusoidal import SinusoidalLayout
-from posenc_gui.state.heatmap import HeatmapModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, sig
 from posenc_gui.widgets.style import StyleBook
@@ -36,9 +35,6 @@ SYMBOLS_MAX = 160
 AXIS_WIDTH = 78
 
 
-#: Top of the wavelength plot's log10 λ axis: the longest wavelength of any base the slider
-#: allows, 2π·base_max (the last pair's ω tends to 1/base as d grows), a quarter decade padded.
-WAVELENGTH_TOP = math.log10(2 * math.pi * float(HeatmapModel.param("base").maximum or 1e7)) + 0.25
 IMAGE_INPUTS = ("positions", "dim", "base", "layout", "shown", "heat_range")
 CURVE_INPUTS = ("positions", "dim", "base", "layout", "dimension", "column", "curve_range")
 HOVER_INPUTS = (*IMAGE_INPUTS, "position", "dimension", "hover")

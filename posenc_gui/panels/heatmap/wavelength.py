@@ -13,7 +13,7 @@ import numpy as np
 from PySide6.QtGui import QBrush
 
 from posenc_gui.panels.base import Panel
-from posenc_gui.panels.heatmap.common import SYMBOLS_MAX, WAVELENGTH_TOP, span_text
+from posenc_gui.panels.heatmap.common import SYMBOLS_MAX, span_text
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer
 from posenc_gui.widgets.render.guides import ViewGuides
@@ -103,14 +103,16 @@ class WavelengthViews(Panel):
             empty = np.zeros(0)
             self.wl_full_dots.setData(*((i[:k], log_lam[:k]) if dots else (empty, empty)))
             self.wl_never_dots.setData(*((i[k:], log_lam[k:]) if dots else (empty, empty)))
-        # λ's axis is fixed from 2π to the longest wavelength any base of the slider gives
-        # (2π·base_max): a base step shows the line tilting, where an axis fitted to the data
-        # kept the line's shape and relabelled the axis instead (and drew it again at every
-        # half decade). The right end is snapped to a round number of pairs: the axes are
-        # drawn again (and the view settled) only when it moves, not at every dim (one range
-        # update for the axes that move: ShownRange).
+        # λ's axis ends at the data: from 5 (under 2π, pair 0, with room for its dot) to the
+        # next decade over the longest wavelength or the span line. A base or length step moves
+        # it only when the data cross a decade (an end at every minor tick cost a range update,
+        # the axes drawn again, at most base steps: +12 % frame time; a fixed axis up to
+        # 2π·base_max left most of the plot empty). The right end is snapped to a round number
+        # of pairs: the axes are drawn again (and the view settled) only when an end moves, not
+        # at every dim (one range update for the axes that move: ShownRange).
         x0, x1 = styled.positions_range(pairs, 0.02)
-        y = (math.log10(2 * math.pi) - 0.25, WAVELENGTH_TOP)
+        top = max(float(lam.max()), float(span_))
+        y = (math.log10(5.0), float(math.ceil(math.log10(top) - 1e-9)))
         self._wl_range.show(x=(min(x0, -0.5), x1), y=y)
         # a dim or base step leaves the line and its label alone (MarkedLine)
         at = math.log10(span_) if span_ >= 1 else None

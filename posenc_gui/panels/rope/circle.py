@@ -54,6 +54,13 @@ class CircleViews(Panel):
         self.q_arc_text = styled.pixel_text(b, self.circle_plot, "query")
         self.k_arc_text = styled.pixel_text(b, self.circle_plot, "key")
         self.between_text = styled.pixel_text(b, self.circle_plot, "accent")
+        # what each label names (and may touch): its arrow, or its arc
+        for key, named in (("q", self.q_before), ("k", self.k_before), ("Rq", self.q_after),
+                           ("Rk", self.k_after)):  # fmt: skip
+            self.tip_texts[key].set_names(named)
+        self.q_arc_text.set_names(self.q_arc)
+        self.k_arc_text.set_names(self.k_arc)
+        self.between_text.set_names(self.between_arc)
         self._circle_lim = SteadyLimit(CIRCLE_SLACK)
         self._circle_range = ShownRange(self.circle_plot)
         self.circle_plot.getPlotItem().getViewBox().sigResized.connect(self._circle_resized)
@@ -97,8 +104,10 @@ class CircleViews(Panel):
             "nθ": (self.k_arc_text, "nθ<sub>i</sub>", a_k + turn_n / 2, rk + 0.1 * big),
             "∠": (self.between_text, "∠", start + between / 2, 0.72 * big),
         }
-        for item, text, _, _ in arcs.values():
-            item.set_html(text)
+        # an arc of no turn (m or n = 0 in this pair) has no label: there is nothing to name
+        sweeps = {"mθ": turn_m, "nθ": turn_n, "∠": between}
+        for key, (item, text, _, _) in arcs.items():
+            item.set_html(text if abs(sweeps[key]) > 1e-6 else "")
         items = {**self.tip_texts, **{key: a[0] for key, a in arcs.items()}}
         rays = {key: (a[2], a[3]) for key, a in arcs.items()}
         # the labels apart in pixels: their sizes in data units at the range they will have

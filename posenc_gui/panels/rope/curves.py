@@ -292,10 +292,11 @@ class CurveViews(Panel):
             self.bound_curve.setData(x, np.log10(np.maximum(bound, floor)), antialias=smooth)
             self.bound_curve.setVisible(True)
             ctx.record("bound_max", bound, "eq. (37) bound, maximum per column")
-        # whole decades: the axis stays put unless the data moves by a factor of ten
+        # whole decades: the axis ends at the next decade over the data (a hair of room for
+        # the line) and stays put unless the data move by a factor of ten
         self._decay_range.show(y=(
             float(math.floor(math.log10(max(floor, 1e-3 * top)))),
-            float(math.ceil(math.log10(max(peak, top) * 1.5))),
+            float(math.ceil(math.log10(max(peak, top) * 1.02))),
         ))  # fmt: skip
         st = ctx.style
         styled.retitle(

@@ -275,6 +275,12 @@ class PixelText(PaddedItem):
         self._size: tuple[float, float] | None = None
         self._pixmap: QPixmap | None = None
         self.renders = 0
+        #: The items this text names (an arrow, an arc): it may sit on them, on no other line.
+        self.names: tuple[QGraphicsItem, ...] = ()
+
+    def set_names(self, *items: QGraphicsItem) -> None:
+        """Declare the items (arrows, arcs) this label names and may touch."""
+        self.names = items
 
     def set_html(self, html: str) -> None:
         if html != self._html:

@@ -20,36 +20,53 @@ import math
 from collections.abc import Sequence
 
 import pyqtgraph as pg
+from PySide6.QtWidgets import QGraphicsItem
 
 from posenc_gui.widgets.style import Style, StyleBook
 
 
 class Note(pg.TextItem):  # type: ignore[misc]  # pyqtgraph is untyped
-    """A ``pg.TextItem`` that keeps its document while its text stays (see the module)."""
+    """A ``pg.TextItem`` that keeps its document while its text stays (see the module).
+
+    :attr:`names`: the items (arrows, arcs) the note names; it may sit on them, on no other
+    line (:meth:`set_names`)."""
+
+    names: tuple[QGraphicsItem, ...] = ()
+
+    def set_names(self, *items: QGraphicsItem) -> None:
+        """Declare the items (arrows, arcs) this note names and may touch."""
+        self.names = items
 
     def setText(self, text: str, color: object = None) -> None:
         if color is None and text == self.toPlainText():
             return
         super().setText(text, color)
 
-    def place_beyond(self, x: float, y: float, gap: float) -> None:
+    def place_beyond(self, x: float, y: float, gap: float, clear_px: float = 3.0) -> None:
         """Centre the note ``gap`` (data units) beyond the tip ``(x, y)`` of an arrow from the
-        origin, moved inside the view if it would stick out (anchor ``(0.5, 0.5)``)."""
+        origin — farther if its text would reach back within ``clear_px`` pixels of the circle
+        through the tip (a guide circle, a marker at the tip) — moved inside the view if it
+        would stick out (anchor ``(0.5, 0.5)``)."""
         length = math.hypot(x, y)
         ux, uy = (x / length, y / length) if length > 1e-12 else (1.0, 0.0)
-        lx, ly = x + gap * ux, y + gap * uy
         vb = self.getViewBox()
         if vb is None:
-            self.setPos(lx, ly)
+            self.setPos(x + gap * ux, y + gap * uy)
             return
         (x0, x1), (y0, y1) = vb.viewRange()
         try:
             px, py = (abs(float(c)) for c in vb.viewPixelSize())
         except (ZeroDivisionError, ValueError, TypeError):
             px = py = 0.0
+        if not (math.isfinite(px) and math.isfinite(py)):
+            px = py = 0.0
         rect = self.boundingRect()  # pixels: text items ignore the view's scaling
-        hw = rect.width() * px / 2 if math.isfinite(px) else 0.0
-        hh = rect.height() * py / 2 if math.isfinite(py) else 0.0
+        hw, hh = rect.width() * px / 2, rect.height() * py / 2
+        # the text's own rectangle (the document's margins left out) clear of that circle
+        m = self.textItem.document().documentMargin()
+        reach = abs(ux) * (hw - m * px) + abs(uy) * (hh - m * py) + clear_px * max(px, py)
+        gap = max(gap, reach)
+        lx, ly = x + gap * ux, y + gap * uy
         self.setPos(_clamp(lx, x0 + hw, x1 - hw), _clamp(ly, y0 + hh, y1 - hh))
 
     def place_in_corner_away(self, points: Sequence[tuple[float, float]]) -> None:
