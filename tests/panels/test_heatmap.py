@@ -1196,3 +1196,19 @@ def test_the_span_label_follows_the_span_through_a_hidden_line(panel: HeatmapPan
             assert panel.span_line.value() == pytest.approx(math.log10(positions - 1))
             text = "last position L−1 = " + integer(positions - 1)
             assert panel.span_line.label.toPlainText() == text
+
+
+def test_hover_on_a_row_that_a_smaller_dim_removes_is_forgotten(panel: HeatmapPanel) -> None:
+    """Issue 20, finding 4: the pointer rests on row j, then ``dim`` drops below j; the hover
+    view forgets the cell (no exception) and the views after it still refresh."""
+    panel.state.update({"positions": 30, "dim": 512, "position": 3, "dimension": 1})
+    panel.refresh_now()
+    panel._mouse_moved(panel.heat_vb.mapViewToScene(QPointF(20.2, 400.1)))
+    panel.refresh_now()
+    assert "PE[20, 400]" in panel.hover_label.text()
+    panel.state.set("dim", 128)  # an exception in a view fails the test (pytest-qt)
+    panel.refresh_now()
+    assert "Under the mouse" not in panel.hover_label.text()
+    assert "PE[3, 1]" in panel.hover_label.text()
+    counts = [len(dots.getData()[1]) for dots in (panel.vec_sin, panel.vec_cos)]
+    assert counts == [64, 64]

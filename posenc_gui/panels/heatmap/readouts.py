@@ -56,6 +56,12 @@ class ReadoutViews(ImageViews):
     def _refresh_hover(self, ctx: Context) -> None:
         v, st = ctx.values, ctx.style
         if self._hover is not None:
+            # a cell that a smaller table no longer has (``dim`` or ``positions`` lowered
+            # under the resting pointer) is forgotten: the selection is shown until it moves
+            p, j = self._hover
+            if not (0 <= p < v.as_int("positions") and 0 <= j < int(ctx["shown"]["shown"])):
+                self._hover = None
+        if self._hover is not None:
             p, j = self._hover
             head = "Under the mouse:"
         else:
