@@ -586,3 +586,25 @@ def test_a_heads_step_that_keeps_the_heads_slope_leaves_its_plots_alone(qtbot: Q
     counts = _plot_paints(panel, lambda: panel.state.set("heads", 16))  # p = 16: 2⁻² now
     assert counts == dict.fromkeys(counts, 1), counts
     assert panel.data()["heatmap"]["bias"].values[63, 0] == pytest.approx(-63 / 4)
+
+
+@pytest.mark.parametrize(("before", "after"), [((64, 63), (8, 3)), ((8, 3), (64, 50))])
+def test_update_of_positions_and_query_is_what_the_data_header_names(
+    qtbot: QtBot, before: tuple[int, int], after: tuple[int, int]
+) -> None:
+    """Issue 20, finding 5: a fewer-positions update moved the query line's bounds, whose clamp
+    was echoed into the state (query = L − 1) after the plots were computed at the query given:
+    the CSV header named a query the data was not computed at."""
+    from posenc_gui.widgets.export import csv_text
+
+    panel = shown(qtbot, positions=before[0], query=before[1])
+    panel.state.update({"positions": after[0], "query": after[1]})
+    QApplication.processEvents()
+    assert (panel.state.as_int("positions"), panel.state.as_int("query")) == after
+    text = csv_text(panel.data(), tab="alibi", params=panel.state.values())
+    header = next(line for line in text.splitlines() if line.startswith("# parameters:"))
+    query = int(header.split("query=")[1].split(";")[0])
+    assert query == after[1]
+    weights = panel.data()["attention"]["weights_with_bias"].values
+    assert int(np.count_nonzero(weights)) == query + 1  # keys 0 … i, the rest masked
+    assert panel.query_line.value() == query
