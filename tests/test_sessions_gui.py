@@ -137,6 +137,8 @@ def _bad_files() -> list[tuple[str, bytes, str]]:
     unknown_param["tabs"]["sine"]["params"]["bogus"] = 1
     unknown_tab = _good_dict()
     unknown_tab["tabs"]["nope"] = {"params": {}}
+    huge_view = _good_dict()  # issue 20, finding 3: pyqtgraph tracebacks, a crash on close
+    huge_view["tabs"]["heatmap"]["view"] = {"x_range": [-1.7e308, 1.7e308]}
     bad_theme = {**_good_dict(), "theme": "sepia"}
     bad_scale = {**_good_dict(), "scale": 50}
     bad_maps = {**_good_dict(), "colormaps": "jet"}
@@ -151,6 +153,11 @@ def _bad_files() -> list[tuple[str, bytes, str]]:
         ("bad_scale", json.dumps(bad_scale).encode(), "'scale'"),
         ("bad_colormaps", json.dumps(bad_maps).encode(), "'colormaps'"),
         ("not_utf8", b"\xff\xfe\x00garbage", "not UTF-8"),
+        (
+            "huge_view",
+            json.dumps(huge_view).encode(),
+            "tab 'heatmap': 'view' x_range must be [from, to] with from < to within -100.5 … 199.5",
+        ),
         ("huge_scale", _with_number("scale", "1" + "0" * 400), "got a 401-digit integer"),
         ("huge_int", _with_number("scale", "7" * 4400), "got a 4400-digit integer"),
         ("huge_float", _with_number("amplitude", "1e400"), "too large for a float"),

@@ -20,7 +20,7 @@ import math
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from posenc_gui.state.model import Inputs, Limits, ReadoutGroup, TabModel
+from posenc_gui.state.model import Inputs, Limits, ReadoutGroup, TabModel, check_span
 from posenc_gui.state.params import (
     Value,
     base_param,
@@ -256,6 +256,14 @@ class HeatmapModel(TabModel):
             "shown_dims": (0, v.as_int("dim")),
             "dimension": (0, shown_count(v) - 1),
         }
+
+    @classmethod
+    def check_view(cls, values: Mapping[str, Value], view: Mapping[str, Any]) -> None:
+        """The heatmap's ``x_range`` (positions) and ``y_range`` (shown dimensions)."""
+        v = Inputs(values, frozenset(("positions", "dim", "shown_dims")), "heatmap view")
+        x_hi, y_hi = v.as_int("positions") - 0.5, shown_count(v) - 0.5
+        check_span(view, "x_range", -0.5, x_hi, "the table's positions")
+        check_span(view, "y_range", -0.5, y_hi, "the table's shown dimensions")
 
     @classmethod
     def cell(cls, values: Mapping[str, Value], position: int, dimension: int) -> dict[str, Any]:

@@ -11,11 +11,12 @@ them, so what is on screen and what the command line reports cannot drift apart.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from posenc_gui.state.params import Param, ParamError, Value
+from posenc_gui.state.params import Param, ParamError, Value, echo
 from posenc_gui.state.signal import Signal
 
 Limits = dict[str, tuple[float | None, float | None]]
@@ -76,6 +77,31 @@ class ReadoutGroup:
 
     def __call__(self, values: Mapping[str, Value]) -> dict[str, Any]:
         return self.compute(Inputs(values, frozenset(self.inputs), f"read-outs {self.name!r}"))
+
+
+def check_span(view: Mapping[str, Any], key: str, lo: float, hi: float, what: str) -> None:
+    """Refuse ``view[key]`` (when present) unless it is ``[from, to]``: finite numbers,
+    ``from < to``, within ``lo … hi`` (``what`` names that extent) widened by its length on
+    either side. A plot never zooms out that far; a range beyond it (±1.7·10³⁰⁸ from an edited
+    session) makes the plot library compute with infinities. :class:`ParamError` otherwise."""
+    if key not in view:
+        return
+    got = view[key]
+    margin = hi - lo
+    low, high = lo - margin, hi + margin
+    if (
+        isinstance(got, list | tuple)
+        and len(got) == 2
+        and all(isinstance(x, int | float) and not isinstance(x, bool) for x in got)
+        and all(math.isfinite(x) for x in got)
+        and low <= got[0] < got[1] <= high
+    ):
+        return
+    raise ParamError(
+        f"'view' {key} must be [from, to] with from < to within {echo(float(low))} … "
+        f"{echo(float(high))} ({what} {echo(float(lo))} … {echo(float(hi))}, widened by its "
+        f"length either side), got {echo(got)}"
+    )
 
 
 class TabModel:
@@ -190,6 +216,12 @@ class TabModel:
         Default: no coupling.
         """
         return dict(given)
+
+    @classmethod
+    def check_view(cls, values: Mapping[str, Value], view: Mapping[str, Any]) -> None:
+        """Refuse a view state (a panel's zoom, from a session) that the tab cannot show at
+        ``values``: :class:`ParamError` naming the entry. Unknown entries pass (a panel ignores
+        them). Default: every view state passes."""
 
     @classmethod
     def group(cls, name: str) -> ReadoutGroup:

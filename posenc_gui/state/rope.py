@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from posenc_gui.state.model import Inputs, Limits, ReadoutGroup, TabModel
+from posenc_gui.state.model import Inputs, Limits, ReadoutGroup, TabModel, check_span
 from posenc_gui.state.params import (
     ROPE_LAYOUT_CHOICES,
     Value,
@@ -557,6 +557,12 @@ class RopeModel(TabModel):
     @classmethod
     def couple(cls, given: Mapping[str, Value], base: Mapping[str, Value]) -> dict[str, Value]:
         return lock_coupling(given, base)
+
+    @classmethod
+    def check_view(cls, values: Mapping[str, Value], view: Mapping[str, Any]) -> None:
+        """The score plots' ``x_range`` (distances)."""
+        rng = float(Inputs(values, frozenset(("range_max",)), "rope view").as_int("range_max"))
+        check_span(view, "x_range", -rng, rng, "the distances")
 
     # -- helpers shared with the panel ---------------------------------------------------------
     @classmethod

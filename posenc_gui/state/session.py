@@ -118,6 +118,10 @@ class Session:
                     raise SessionError(
                         f"tab {tab_id!r}: 'view' {echo(key)} contains an unpaired surrogate ({bad})"
                     )
+            try:
+                model.check_view(values, view)
+            except ParamError as err:
+                raise SessionError(f"tab {tab_id!r}: {err}") from None
             session.view_states[tab_id] = dict(view)
         return session
 

@@ -589,6 +589,10 @@ def test_view_state_round_trip(panel: HeatmapPanel, qtbot: QtBot) -> None:
     assert other.image_first[0] == 101 and other.image_dims[0] == 11
     other.restore_view_state({"x_range": "nonsense", "y_range": [1.0], "zoom": 3})  # ignored
     assert other.heat_vb.viewRange() == [[100.5, 300.5], [10.5, 60.5]]
+    # issue 20, finding 3: ranges the table cannot show are not applied (as at session load)
+    other.restore_view_state({"x_range": [-1.7e308, 1.7e308], "y_range": [20.0, 20.0]})
+    other.refresh_now()
+    assert other.heat_vb.viewRange() == [[100.5, 300.5], [10.5, 60.5]]
 
 
 def test_dragged_lines_follow_the_clamped_state(panel: HeatmapPanel) -> None:

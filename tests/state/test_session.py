@@ -115,3 +115,53 @@ def test_colour_map_sets_match_the_style_and_default_for_old_files() -> None:
     luts = {m: style.Style(colormaps=m).colormap("diverging").getLookupTable(nPts=16).tobytes()
             for m in COLORMAP_SETS}  # fmt: skip
     assert len(set(luts.values())) == len(COLORMAP_SETS)
+
+
+# -- view ranges (issue 20, finding 3): finite, positive width, within the table's extent --------
+HEAT_X = "the table's positions -0.5 … 99.5, widened by its length either side"
+HEAT_Y = "the table's shown dimensions -0.5 … 127.5, widened by its length either side"
+ROPE_X = "the distances -256 … 256, widened by its length either side"
+
+
+@pytest.mark.parametrize(
+    ("tab", "view", "message"),
+    [
+        ("heatmap", {"x_range": [-1.7e308, 1.7e308]},
+         f"tab 'heatmap': 'view' x_range must be [from, to] with from < to within -100.5 … "
+         f"199.5 ({HEAT_X}), got [-1.7e+308, 1.7e+308]"),
+        ("heatmap", {"x_range": [0.0, 10.0], "y_range": [5.0, 5.0]},
+         f"tab 'heatmap': 'view' y_range must be [from, to] with from < to within -128.5 … "
+         f"255.5 ({HEAT_Y}), got [5.0, 5.0]"),
+        ("heatmap", {"y_range": [1.0]},
+         f"tab 'heatmap': 'view' y_range must be [from, to] with from < to within -128.5 … "
+         f"255.5 ({HEAT_Y}), got [1.0]"),
+        ("heatmap", {"x_range": "wide"},
+         f"tab 'heatmap': 'view' x_range must be [from, to] with from < to within -100.5 … "
+         f"199.5 ({HEAT_X}), got 'wide'"),
+        ("rope", {"x_range": [-1e300, 1e300]},
+         f"tab 'rope': 'view' x_range must be [from, to] with from < to within -768 … 768 "
+         f"({ROPE_X}), got [-1e+300, 1e+300]"),
+    ],
+)  # fmt: skip
+def test_view_ranges_outside_the_table_refuse_the_session(
+    tab: str, view: dict[str, object], message: str
+) -> None:
+    data = _session().to_dict()
+    data["tabs"][tab]["view"] = view
+    with pytest.raises(SessionError) as info:
+        Session.from_dict(data)
+    assert str(info.value) == message
+
+
+def test_view_ranges_within_the_table_are_kept() -> None:
+    data = _session().to_dict()
+    heat = {"x_range": [-0.5, 99.5], "y_range": [3.25, 40.0]}
+    data["tabs"]["heatmap"]["view"] = heat
+    data["tabs"]["rope"]["view"] = {"x_range": [-300.0, 20.0]}
+    back = Session.from_dict(data)
+    assert back.view_states["heatmap"] == heat
+    assert back.view_states["rope"] == {"x_range": [-300.0, 20.0]}
+    # the extent is the session's own parameters': 1000 positions allow a range to 1500
+    data["tabs"]["heatmap"]["params"]["positions"] = 1000
+    data["tabs"]["heatmap"]["view"] = {"x_range": [900.0, 1500.0]}
+    assert Session.from_dict(data).view_states["heatmap"] == {"x_range": [900.0, 1500.0]}

@@ -31,6 +31,7 @@ from posenc_gui.panels.heatmap.common import (
     view_pixels,
 )
 from posenc_gui.state.heatmap import shown_count
+from posenc_gui.state.params import ParamError
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.render import AlignedAxes
 from posenc_gui.widgets.render.binned_image import ColourTable, KeptRows
@@ -141,19 +142,21 @@ class ImageViews(Panel):
         return {"x_range": [float(x0), float(x1)], "y_range": [float(y0), float(y1)]}
 
     def restore_view_state(self, state: Mapping[str, Any]) -> None:
-        """Zoom/pan the heatmap to a :meth:`view_state` (invalid or unknown entries ignored)."""
+        """Zoom/pan the heatmap to a :meth:`view_state`: each range that the table can show
+        (the model's ``check_view``, as a session is checked when it loads); the others
+        and unknown entries are ignored."""
         self.refresh_now()  # parameters first: a new extent would reset the zoom afterwards
+        values = self.state.values()
         ranges: dict[str, tuple[float, float]] = {}
         for key in ("x_range", "y_range"):
-            got = state.get(key)
-            if not isinstance(got, list | tuple) or len(got) != 2:
+            if key not in state:
                 continue
             try:
-                lo, hi = float(got[0]), float(got[1])
-            except (TypeError, ValueError):
+                self.model.check_view(values, {key: state[key]})
+            except ParamError:
                 continue
-            if math.isfinite(lo) and math.isfinite(hi) and hi > lo:
-                ranges[key] = (lo, hi)
+            lo, hi = state[key]
+            ranges[key] = (float(lo), float(hi))
         if ranges:
             self.heat_vb.setRange(
                 xRange=ranges.get("x_range"), yRange=ranges.get("y_range"), padding=0.0
