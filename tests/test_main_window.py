@@ -117,6 +117,26 @@ def test_status_messages_belong_to_their_tab(qtbot: QtBot) -> None:
     assert "dim must be an even integer" in w.statusBar().currentMessage()
 
 
+def test_an_accepted_value_withdraws_the_refusal(qtbot: QtBot) -> None:
+    """Issue 20, finding 11: the refusal stayed in the status bar after a valid value."""
+    w = MainWindow(initial_tab="sine")
+    qtbot.addWidget(w)
+    w.load_panels()
+    spin = w.panels["sine"].findChild(QSpinBox, "dim_spin")
+    spin.setValue(5)
+    assert "dim must be an even integer" in w.statusBar().currentMessage()
+    spin.setValue(8)
+    assert w.session.state("sine").get("dim") == 8
+    assert w.statusBar().currentMessage() == ""
+    w.tabs.setCurrentIndex(TAB_IDS.index("rotation"))
+    w.tabs.setCurrentIndex(TAB_IDS.index("sine"))
+    assert w.statusBar().currentMessage() == ""  # not remembered for the tab either
+    # only the refusal goes: another notice stays when a value is accepted
+    w.messages.show("Session saved")
+    spin.setValue(10)
+    assert w.statusBar().currentMessage() == "Session saved"
+
+
 def test_reset_current_tab(qtbot: QtBot) -> None:
     w = MainWindow(initial_tab="sine", initial_values={"amplitude": 0.3})
     qtbot.addWidget(w)

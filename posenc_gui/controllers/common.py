@@ -142,6 +142,8 @@ class Messages(QObject):
         self._tabs = tabs
         #: tab id -> (text, monotonic time it expires)
         self._kept: dict[str, tuple[str, float]] = {}
+        #: tab id -> the last notice its panel gave (a refused value), while it may show
+        self._from_panel: dict[str, str] = {}
         self._box: QMessageBox | None = None
 
     def _current_tab(self) -> str:
@@ -169,10 +171,22 @@ class Messages(QObject):
             self.status_bar.clearMessage()
 
     def from_panel(self, text: str) -> None:
-        """A panel's ``message`` signal: the notice belongs to that panel's tab."""
+        """A panel's ``message`` signal: the notice belongs to that panel's tab; ``""`` (a
+        control accepted a value) withdraws the panel's last notice, and only that one."""
         panel = self.sender()
         model = getattr(panel, "model", None)
-        self.show(text, getattr(model, "id", None))
+        tab = getattr(model, "id", None) or self._current_tab()
+        if text:
+            self._from_panel[tab] = text
+            self.show(text, tab)
+            return
+        stale = self._from_panel.pop(tab, None)
+        if stale is None:
+            return
+        if self._kept.get(tab, ("",))[0] == stale:
+            self._kept.pop(tab)
+        if tab == self._current_tab() and self.status_bar.currentMessage() == stale:
+            self.status_bar.clearMessage()
 
     @property
     def error_box(self) -> QMessageBox | None:

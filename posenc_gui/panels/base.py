@@ -347,6 +347,8 @@ class Panel(QWidget):
     #: The plot area's width (pixels at scale 1) below which its grid becomes one column: a
     #: grid with more cells side by side needs more.
     reflow_width: ClassVar[int] = REFLOW_WIDTH
+    #: A notice for the status bar (a refused value); ``""`` withdraws the panel's last one (a
+    #: control accepted a value since).
     message = Signal(str)
     #: The id of the figure that now fills the plot area, ``""`` when the grid is back.
     figure_changed = Signal(str)
@@ -426,10 +428,17 @@ class Panel(QWidget):
         return self.viewset.add_view(View(name, widget, inputs, refresh, key))
 
     def controls(self, title: str, *names: str) -> ControlGroup:
-        """A group of bound controls for ``names``; rejected input goes to :attr:`message`."""
-        group = ControlGroup(title, self.state, on_error=self.message.emit, parent=self)
+        """A group of bound controls for ``names``; rejected input goes to :attr:`message`, and
+        an accepted value withdraws it (``""``)."""
+        group = ControlGroup(
+            title, self.state, on_error=self.message.emit, parent=self,
+            on_accept=self._input_accepted,
+        )  # fmt: skip
         group.add_all(*names)
         return group
+
+    def _input_accepted(self) -> None:
+        self.message.emit("")
 
     def place(
         self,

@@ -2,7 +2,8 @@
 
 State -> widget writes happen with the widget's signals blocked (no echo back into the state);
 widget -> state only assigns the value. A value the state rejects is reported through
-``on_error`` and the widget snaps back to the state's value, so bad input changes nothing.
+``on_error`` and the widget snaps back to the state's value, so bad input changes nothing; a
+value it accepts is announced through ``on_accept`` (the notice of an earlier refusal goes).
 
 The state holds the binding (and through it the widget) until :meth:`Binding.disconnect`: its
 owner calls it when it closes (``ControlGroup.dispose``), and the widget's ``destroyed`` signal
@@ -22,8 +23,8 @@ from posenc_gui.state import ParamError, ParamState, Value
 class Binding:
     """One widget bound to one value of a state; :meth:`disconnect` ends it."""
 
-    __slots__ = ("__weakref__", "_on_error", "_on_limits", "_read", "_seen", "_slot", "_write",
-                 "name", "state", "widget")  # fmt: skip
+    __slots__ = ("__weakref__", "_on_accept", "_on_error", "_on_limits", "_read", "_seen",
+                 "_slot", "_write", "name", "state", "widget")  # fmt: skip
 
     def __init__(
         self,
@@ -34,10 +35,11 @@ class Binding:
         write: Callable[[Value], None],
         on_error: Callable[[str], None] | None,
         on_limits: Callable[[], None] | None,
+        on_accept: Callable[[], None] | None = None,
     ) -> None:
         self.state, self.name, self.widget = state, name, widget
         self._read, self._write = read, write
-        self._on_error, self._on_limits = on_error, on_limits
+        self._on_error, self._on_limits, self._on_accept = on_error, on_limits, on_accept
         self._seen: object = None  # the state's limits token last applied
         # the state holds a plain function (held strongly) until disconnect
         self._slot: Callable[[str, object], None] | None = self._on_state_slot()
@@ -70,6 +72,8 @@ class Binding:
                 self._on_error(str(err))
             self.to_widget(state.get(name))
             return
+        if self._on_accept is not None:
+            self._on_accept()
         if self._read() != state.get(name):
             # a coupling rule or a clamp kept another value (no change, no signal): show it
             self.to_widget(state.get(name))
@@ -101,14 +105,16 @@ def bind_value(
     signal: SignalInstance,
     on_error: Callable[[str], None] | None = None,
     on_limits: Callable[[], None] | None = None,
+    on_accept: Callable[[], None] | None = None,
 ) -> Binding:
     """Keep ``widget`` and ``state[name]`` equal in both directions; the :class:`Binding`.
 
     ``read`` returns the widget's value, ``write`` shows a value in it, ``signal`` is the
     widget's user-change signal. ``on_limits`` (optional) is called on every state change so
-    the widget can narrow its range to dynamic limits.
+    the widget can narrow its range to dynamic limits. ``on_error`` receives the refusal of a
+    value, ``on_accept`` is called after a value was accepted (both optional).
     """
-    binding = Binding(state, name, widget, read, write, on_error, on_limits)
+    binding = Binding(state, name, widget, read, write, on_error, on_limits, on_accept)
     assert binding._slot is not None
     signal.connect(binding.from_widget)
     state.changed.connect(binding._slot)

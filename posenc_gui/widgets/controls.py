@@ -418,10 +418,14 @@ class ControlGroup(QGroupBox):
         state: ParamState,
         on_error: Callable[[str], None] | None = None,
         parent: QWidget | None = None,
+        on_accept: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(title, parent)
         self.state = state
+        #: Called with the message when a control's value is refused (the status bar)...
         self.on_error = on_error
+        #: ... and when a control's value was accepted (that message is then out of date).
+        self.on_accept = on_accept
         self.grid = QGridLayout(self)
         self.grid.setColumnStretch(1, 1)
         self.grid.setHorizontalSpacing(8)
@@ -550,6 +554,8 @@ class ControlGroup(QGroupBox):
                 if self.on_error is not None:
                     self.on_error(str(err))
                 return str(err)
+            if self.on_accept is not None:
+                self.on_accept()
             return None
 
         def restore() -> None:
@@ -566,12 +572,12 @@ class ControlGroup(QGroupBox):
             state, param.name, slider,
             read=lambda: holder["map"].from_slider(slider.value()),
             write=write_slider, signal=slider.valueChanged,
-            on_error=self.on_error, on_limits=apply_limits,
+            on_error=self.on_error, on_limits=apply_limits, on_accept=self.on_accept,
         ))  # fmt: skip
         self._bindings.append(bind_value(
             state, param.name, spin,
             read=lambda: spin.value(), write=write_spin, signal=spin.valueChanged,
-            on_error=self.on_error, on_limits=None,
+            on_error=self.on_error, on_limits=None, on_accept=self.on_accept,
         ))  # fmt: skip
         self.grid.addWidget(self._label(param, spin), row, 0)
         self.grid.addWidget(slider, row, 1)
@@ -593,7 +599,7 @@ class ControlGroup(QGroupBox):
         self._bindings.append(bind_value(
             self.state, param.name, combo,
             read=lambda: str(combo.currentData()), write=write,
-            signal=combo.currentIndexChanged, on_error=self.on_error,
+            signal=combo.currentIndexChanged, on_error=self.on_error, on_accept=self.on_accept,
         ))  # fmt: skip
         self.grid.addWidget(self._label(param, combo), row, 0)
         self.grid.addWidget(combo, row, 1, 1, 2)
@@ -607,7 +613,7 @@ class ControlGroup(QGroupBox):
         self._bindings.append(bind_value(
             self.state, param.name, check,
             read=check.isChecked, write=lambda v: check.setChecked(bool(v)),
-            signal=check.toggled, on_error=self.on_error,
+            signal=check.toggled, on_error=self.on_error, on_accept=self.on_accept,
         ))  # fmt: skip
         self.grid.addWidget(check, row, 0, 1, 3)
         self.widgets[f"{param.name}_check"] = check

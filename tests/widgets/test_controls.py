@@ -417,3 +417,26 @@ def test_typed_text_is_read_like_the_command_line(
     _type(qtbot, group.widgets[f"{name}_spin"], text)
     assert messages == [] and state.get(name) == value
     assert state.model.param(name).parse(text) == value  # what --set NAME=TEXT reads
+
+
+def test_accepted_values_are_announced_refused_ones_are_not(qtbot: QtBot) -> None:
+    """Issue 20, finding 11: ``on_accept`` lets the owner withdraw an earlier refusal."""
+    state = ParamState(all_models()["sine"])
+    messages: list[str] = []
+    accepted: list[str] = []
+    group = ControlGroup(
+        "test", state, on_error=messages.append, on_accept=lambda: accepted.append("ok")
+    )
+    group.add("dim")
+    qtbot.addWidget(group)
+    group.show()
+    spin = group.widgets["dim_spin"]
+    _type(qtbot, spin, "5")
+    assert len(messages) == 1 and accepted == []
+    _type(qtbot, spin, "8")
+    assert state.get("dim") == 8 and accepted and len(messages) == 1
+    accepted.clear()
+    slider = group.widgets["dim_slider"]
+    assert isinstance(slider, QSlider)
+    slider.setValue(slider.value() + 1)
+    assert accepted and state.get("dim") != 8
