@@ -29,7 +29,7 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
@@ -258,15 +258,12 @@ def parse_scale(text: str | None) -> float | None:
     return value
 
 
-def json_ready(obj: Any) -> Any:
-    """Replace non-finite floats (not valid JSON) by the strings "inf", "-inf", "nan"."""
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return "nan" if math.isnan(obj) else ("inf" if obj > 0 else "-inf")
-    if isinstance(obj, dict):
-        return {k: json_ready(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [json_ready(v) for v in obj]
-    return obj
+def json_ready(obj: Any, reasons: Mapping[str, str] | None = None) -> Any:
+    """Strict JSON data: a non-finite float is ``null`` with a sibling ``"<name>_undefined"``
+    reason (:func:`posenc_gui.state.model.json_values`, the app's one convention)."""
+    from posenc_gui.state.model import json_values
+
+    return json_values(obj, reasons)
 
 
 def _describe_tab(tab_id: str) -> dict[str, Any]:
@@ -335,8 +332,9 @@ def run_values(ns: argparse.Namespace) -> int:
     from posenc_gui.state.registry import get_model
 
     tab, values = _tab_and_values(resolve_target(ns, tab_required=True))
-    result = {"tab": tab, "params": values, **get_model(tab).readouts(values)}
-    print(json.dumps(json_ready(result), ensure_ascii=False))
+    model = get_model(tab)
+    result = {"tab": tab, "params": values, **model.readouts(values)}
+    print(json.dumps(json_ready(result, model.undefined), ensure_ascii=False, allow_nan=False))
     return 0
 
 

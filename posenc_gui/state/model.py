@@ -104,6 +104,38 @@ def check_span(view: Mapping[str, Any], key: str, lo: float, hi: float, what: st
     )
 
 
+#: The reason given for a non-finite read-out that its model does not explain.
+UNDEFINED = "not a finite number"
+
+
+def json_values(obj: Any, reasons: Mapping[str, str] | None = None) -> Any:
+    """``obj`` as strict JSON data: every non-finite float (NaN, ±∞, which JSON has no word
+    for) becomes ``null``, and a dict entry holding one (alone or in a list) gets a sibling
+    ``"<name>_undefined"`` with the reason from ``reasons`` (else :data:`UNDEFINED`). The
+    one convention of the app for undefined quantities."""
+    reasons = reasons or {}
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, Mapping):
+        out: dict[str, Any] = {}
+        for k, v in obj.items():
+            out[k] = json_values(v, reasons)
+            if _has_undefined(v):
+                out[f"{k}_undefined"] = reasons.get(str(k), UNDEFINED)
+        return out
+    if isinstance(obj, list | tuple):
+        return [json_values(v, reasons) for v in obj]
+    return obj
+
+
+def _has_undefined(v: object) -> bool:
+    if isinstance(v, float):
+        return not math.isfinite(v)
+    if isinstance(v, list | tuple):
+        return any(_has_undefined(x) for x in v)
+    return False
+
+
 class TabModel:
     """Qt-free description of one tab. Subclasses set the class attributes and readouts."""
 
@@ -128,6 +160,10 @@ class TabModel:
     #: The numeric parameter that Play (Space) sweeps, looping, and that an animation export
     #: steps through. Every tab declares one (a generic test checks it).
     animated: ClassVar[str]
+    #: Why a read-out can be undefined (a NaN in :meth:`readouts`), by name: ``values`` prints
+    #: such a read-out as ``null`` with a sibling ``"<name>_undefined": reason`` (see
+    #: :func:`posenc_gui.state.model.json_values`).
+    undefined: ClassVar[Mapping[str, str]] = {}
     #: Values set when an animation starts (e.g. RoPE's distance lock, so that ``n`` follows
     #: ``m``). Pausing leaves them as they are.
     animation_setup: ClassVar[tuple[tuple[str, Value], ...]] = ()

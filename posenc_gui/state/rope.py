@@ -30,7 +30,7 @@ import math
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from posenc_gui.state.model import Inputs, Limits, ReadoutGroup, TabModel, check_span
 from posenc_gui.state.params import (
@@ -599,6 +599,7 @@ class RopeModel(TabModel):
         ("curves", "curve_formula"),
     )
     animated = "m"
+    undefined: ClassVar[Mapping[str, str]] = {"pair_fraction": "the score is 0"}
     animation_setup = (("lock", True),)
 
     @classmethod

@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtGui import QImage
 
 from posenc_gui.cli import main
+from posenc_gui.state.registry import TAB_IDS
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -327,3 +328,35 @@ def test_set_reads_what_the_window_reads(
     assert code == 0, err
     params = json.loads(out)["params"]
     assert (params["angle"] if value < 0 else params["length"]) == value
+
+
+# -- issue 20, finding 12: no NaN in `values`; an undefined quantity is null with its reason -----
+def test_values_prints_an_undefined_quantity_as_null_with_its_reason(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(
+        capsys, "values", "--tab", "rope", "--set", "dim=2", "--set", "vectors=typed",
+        "--set", "q0=0", "--set", "q1=0",
+    )  # fmt: skip
+    assert code == 0
+    assert "nan" not in out.lower() and "infinity" not in out.lower()
+    data = json.loads(out, parse_constant=lambda c: pytest.fail(f"{c} in values"))
+    assert data["score"] == 0
+    assert data["pair_fraction"] is None
+    assert data["pair_fraction_undefined"] == "the score is 0"
+
+
+@pytest.mark.parametrize("tab", TAB_IDS)
+def test_values_of_every_tab_is_strict_json(capsys: pytest.CaptureFixture[str], tab: str) -> None:
+    code, out, _ = run(capsys, "values", "--tab", tab)
+    assert code == 0
+    json.loads(out, parse_constant=lambda c: pytest.fail(f"{c} in values of {tab}"))
+    assert '"nan"' not in out and '"inf"' not in out
+
+
+def test_the_undefined_convention_covers_lists_and_unexplained_values() -> None:
+    from posenc_gui.state.model import UNDEFINED, json_values
+
+    got = json_values({"a": [1.0, math.nan], "b": math.inf, "c": 2.0}, {"a": "why a"})
+    assert got == {"a": [1.0, None], "a_undefined": "why a", "b": None,
+                   "b_undefined": UNDEFINED, "c": 2.0}  # fmt: skip
