@@ -382,3 +382,31 @@ def test_lines_keep_their_pixels_only_on_steps_that_leave_them_alone(panel: Sine
     panel.state.set("position", 7)  # only the marker moves over the ladder
     panel.flush()
     assert all(c.cacheMode() == cached for c in [*waves, *ladder])
+
+
+@pytest.mark.parametrize(("before", "after"), [((500, 400), (20, 7)), ((20, 7), (500, 400))])
+def test_update_of_length_and_position_is_what_the_data_header_names(
+    qtbot: QtBot, panel: SinePanel, before: tuple[int, int], after: tuple[int, int]
+) -> None:
+    """Issue 20 (as finding 5, ALiBi): a shorter-ladder update moved the position line's bounds,
+    whose clamp was echoed into the state (position = L − 1) after the ladder was computed at the
+    position given: the CSV header named a position the data was not computed at."""
+    from PySide6.QtWidgets import QApplication
+
+    from posenc_gui.widgets.export import csv_text
+
+    panel.state.update({"length": before[0], "position": before[1]})
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.refresh_now()
+    panel.state.update({"length": after[0], "position": after[1]})
+    QApplication.processEvents()
+    panel.refresh_now()
+    QApplication.processEvents()
+    assert (panel.state.as_int("length"), panel.state.as_int("position")) == after
+    text = csv_text(panel.data(), tab="sine", params=panel.state.values())
+    header = next(line for line in text.splitlines() if line.startswith("# parameters:"))
+    position = int(header.split("; position=")[1].split(";")[0])
+    assert position == after[1]
+    assert f"PE[{position}, j]" in text  # the ladder's vector is read at that position
+    assert panel.position_line.value() == position
