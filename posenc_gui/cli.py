@@ -4,7 +4,8 @@
     posenc-gui [--session F | --fresh] --deck F [--step N]      open the window on a lesson deck
     posenc-gui render [--session F] [--tab ID] [--set ...] [--figure ID] --out F.png|F.svg
                       [--size WxH]             the tab, or one figure, exactly WxH
-    posenc-gui values [--session F] [--tab ID] [--set ...]   JSON: parameters + every number shown
+    posenc-gui values [--session F] [--tab ID] [--set ...] [--no-series]
+                      JSON: parameters, read-outs and every array shown
     posenc-gui params [--tab ID]                             JSON: parameters, ranges, figure ids
     posenc-gui code [--session F] [--tab ID] [--set ...] [--plain]   a PyTorch snippet of the tab
     posenc-gui session [--session F] [--tab ID] [--set ...] [--theme T] [--scale S]
@@ -20,7 +21,9 @@ without opening a window.
 
 Everything is validated before anything happens: a bad tab, parameter, type or range, or a
 session file that cannot be used, exits with status 2 and one line that names the culprit and
-what it accepts; nothing is written. ``params``, ``values`` and ``session`` import no Qt.
+what it accepts; nothing is written. ``params``, ``values --no-series`` and ``session``
+import no Qt; ``values`` builds the tab offscreen, as ``render`` does, for its arrays
+(under ``"series"``: the arrays the CSV export writes).
 """
 
 from __future__ import annotations
@@ -62,7 +65,8 @@ def _parser(command: str) -> argparse.ArgumentParser:
         "(see posenc-gui SUBCOMMAND --help).",
         "render": "Render one tab, or one of its figures, to a PNG or SVG file of exactly "
         "--size pixels without showing a window.",
-        "values": "Print one JSON object: the validated parameters and every number the tab shows.",
+        "values": "Print one JSON object: the validated parameters, the read-outs and every "
+        'array the tab shows (under "series", as the CSV export writes them).',
         "params": "Print JSON describing each parameter (type, default, range or choices), "
         "the tab's short name and the ids of its figures.",
         "session": "Write a session file (open it with 'posenc-gui --session FILE') without "
@@ -99,6 +103,12 @@ def _parser(command: str) -> argparse.ArgumentParser:
             "--present", action="store_true",
             help="start in presentation mode (larger text and lines, controls hidden; F5 or "
             "Esc leaves it)",
+        )  # fmt: skip
+    if command == "values":
+        p.add_argument(
+            "--no-series", action="store_true",
+            help="only the parameters and read-outs, not every array the tab shows (fast: "
+            "builds no tab offscreen)",
         )  # fmt: skip
     if command == "code":
         p.add_argument(
@@ -328,14 +338,54 @@ def run_params(ns: argparse.Namespace) -> int:
 
 
 def run_values(ns: argparse.Namespace) -> int:
-    """``values``: one JSON object, the parameters and every number the tab shows."""
+    """``values``: one JSON object, the parameters, the read-outs and (unless ``--no-series``)
+    under ``"series"`` every array the tab shows, the arrays its CSV export writes."""
     from posenc_gui.state.registry import get_model
 
-    tab, values = _tab_and_values(resolve_target(ns, tab_required=True))
+    target = resolve_target(ns, tab_required=True)
+    tab, values = _tab_and_values(target)
     model = get_model(tab)
-    result = {"tab": tab, "params": values, **model.readouts(values)}
-    print(json.dumps(json_ready(result, model.undefined), ensure_ascii=False, allow_nan=False))
+    result = json_ready({"tab": tab, "params": values, **model.readouts(values)}, model.undefined)
+    if not ns.no_series:
+        assert "series" not in result  # no read-out is named so
+        view = target.session.view_states.get(tab) if target.session is not None else None
+        result["series"] = tab_series(tab, values, view_state=view)
+    print(json.dumps(result, ensure_ascii=False, allow_nan=False))
     return 0
+
+
+def tab_series(
+    tab: str,
+    values: Mapping[str, Value],
+    size: tuple[int, int] = DEFAULT_SIZE,
+    *,
+    view_state: Mapping[str, Any] | None = None,
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """Every array tab ``tab`` shows with ``values`` (laid out at ``size``, zoomed as
+    ``view_state``): its panel built offscreen, as ``render`` builds it, and its ``data()``
+    (what the CSV export writes) as strict JSON (:func:`posenc_gui.state.series.series_json`)."""
+    offscreen_application()
+    from posenc_gui.panels import get_panel
+    from posenc_gui.state.series import series_json
+    from posenc_gui.widgets import export
+
+    cls = get_panel(tab)
+    with export.staged(cls, values, size, view_state=view_state) as (panel, _):
+        return series_json(panel.data(), cls.model.undefined)
+
+
+def offscreen_application() -> None:
+    """The application, on the offscreen platform unless one is chosen, torch on one thread:
+    for building a tab without showing a window."""
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from posenc_gui.app import create_application
+
+    create_application()
+    import torch
+
+    torch.set_num_threads(1)
 
 
 def run_code(ns: argparse.Namespace) -> int:

@@ -267,7 +267,7 @@ def test_session_and_values_import_no_qt(tmp_path: Path) -> None:
     code = (
         "import sys\nfrom posenc_gui.cli import main\n"
         f"assert main(['session', '--tab', 'sine', '--out', {str(out)!r}]) == 0\n"
-        f"assert main(['values', '--session', {str(out)!r}]) == 0\n"
+        f"assert main(['values', '--session', {str(out)!r}, '--no-series']) == 0\n"
         "qt = ('PySide6', 'pyqtgraph', 'shiboken')\n"
         "bad = sorted(m for m in sys.modules if m.startswith(qt))\n"
         "print('QT:', bad)"
@@ -276,6 +276,8 @@ def test_session_and_values_import_no_qt(tmp_path: Path) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert "QT: []" in result.stdout
+    printed = json.loads(result.stdout.splitlines()[1])  # after the session's "wrote" line
+    assert printed["tab"] == "sine" and "vector" in printed and "series" not in printed
 
 
 # -- issue 20: files and typed values the command line must refuse cleanly ---------------------
@@ -360,3 +362,102 @@ def test_the_undefined_convention_covers_lists_and_unexplained_values() -> None:
     got = json_values({"a": [1.0, math.nan], "b": math.inf, "c": 2.0}, {"a": "why a"})
     assert got == {"a": [1.0, None], "a_undefined": "why a", "b": None,
                    "b_undefined": UNDEFINED, "c": 2.0}  # fmt: skip
+
+
+# -- issue 20: `values` prints every array the tab shows, the series the CSV export writes -------
+def _csv_series(tab: str, values: dict[str, object], tmp_path: Path) -> set[tuple[str, str]]:
+    """The (view, series) the app's CSV export writes for ``tab`` at ``values``."""
+    import re
+
+    from posenc_gui.cli import DEFAULT_SIZE
+    from posenc_gui.controllers.export import panel_meta
+    from posenc_gui.panels import get_panel
+    from posenc_gui.widgets import export
+
+    path = tmp_path / f"{tab}.csv"
+    with export.staged(get_panel(tab), values, DEFAULT_SIZE) as (panel, _):
+        export.write_csv(panel.data(), path, **panel_meta(panel))
+    found = set()
+    for line in path.read_text(encoding="utf-8-sig").splitlines():
+        if line.startswith("# view "):
+            view, _, names = line.removeprefix("# view ").partition(": ")
+            for column in names.split(", "):  # a 2-D series is columns name[:,j]
+                found.add((view, re.sub(r"(\[:,\d+\]|\.flat)$", "", column)))
+    return found
+
+
+@pytest.mark.parametrize("tab", TAB_IDS)
+def test_values_prints_the_series_the_csv_export_writes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, tab: str
+) -> None:
+    code, out, _ = run(capsys, "values", "--tab", tab)
+    assert code == 0
+    data = json.loads(out, parse_constant=lambda c: pytest.fail(f"{c} in values of {tab}"))
+    printed = {(view, name) for view, series in data["series"].items() for name in series}
+    assert printed == _csv_series(tab, data["params"], tmp_path)
+    for series in data["series"].values():
+        for s in series.values():
+            assert isinstance(s["label"], str) and s["label"] and isinstance(s["unit"], str)
+
+
+def test_values_prints_the_alibi_bias_matrix_and_curves_as_the_panel_has_them(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import numpy as np
+
+    from posenc_gui.cli import DEFAULT_SIZE
+    from posenc_gui.panels import get_panel
+    from posenc_gui.widgets import export
+
+    code, out, _ = run(
+        capsys, "values", "--tab", "alibi", "--set", "positions=20", "--set", "heads=4",
+        "--set", "query=11",
+    )  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    series = data["series"]
+    bias = np.array(series["heatmap"]["bias"]["values"])
+    by_head = np.array(series["bias_lines"]["bias_by_head"]["values"])
+    distance = np.array(series["bias_lines"]["distance"]["values"])
+    assert bias.shape == (20, 20) and by_head.shape == (4, 20) and distance.shape == (20,)
+    with export.staged(get_panel("alibi"), data["params"], DEFAULT_SIZE) as (panel, _):
+        shown = panel.data()
+    assert np.array_equal(bias, shown["heatmap"]["bias"].values)
+    assert np.array_equal(by_head, shown["bias_lines"]["bias_by_head"].values)
+    assert series["heatmap"]["bias"]["label"] == shown["heatmap"]["bias"].label
+    # each head's curve is its slope times the distance (the first head: m = 2^-2 for 4 heads)
+    assert np.allclose(by_head[0], -0.25 * distance)
+
+
+def test_values_no_series_prints_the_same_read_outs(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("values", "--tab", "rope", "--set", "dim=8")
+    full = json.loads(run(capsys, *args)[1])
+    fast = json.loads(run(capsys, *args, "--no-series")[1])
+    assert "series" in full and "series" not in fast
+    assert {k: v for k, v in full.items() if k != "series"} == fast
+
+
+def test_a_series_entry_that_is_not_a_number_is_null_with_its_reason() -> None:
+    import numpy as np
+
+    from posenc_gui.state.model import UNDEFINED
+    from posenc_gui.state.series import series_json
+    from posenc_gui.widgets.views import Series
+
+    data = {
+        "plot": {
+            "weights": Series(np.array([[0.5, np.nan], [np.inf, 1.0]]), "w", "1"),
+            "steps": Series(np.arange(3), "step"),
+            "angle": Series(np.float64(-np.inf), "θ", "rad"),
+        },
+        "empty": {},
+    }
+    got = series_json(data, {"angle": "the pair is zero"})
+    assert json.dumps(got, allow_nan=False)  # strict JSON
+    assert got == {"plot": {
+        "weights": {"label": "w", "unit": "1", "values": [[0.5, None], [None, 1.0]],
+                    "values_undefined": UNDEFINED},
+        "steps": {"label": "step", "unit": "", "values": [0, 1, 2]},
+        "angle": {"label": "θ", "unit": "rad", "values": None,
+                  "values_undefined": "the pair is zero"},
+    }}  # fmt: skip
