@@ -289,13 +289,7 @@ class AlibiPanel(Panel):
         self.biased_curve.setData(j, biased)
         top = nice_ceil(1.08 * float(max(plain.max(), biased.max())))
         if self.shown.changed("query_bounds", n):
-            # setBounds clamps the line's old value and announces it: unheard, or the clamp
-            # of the old query would be written back over the query this refresh shows
-            self.query_line.blockSignals(True)
-            try:
-                self.query_line.setBounds((0.0, float(n - 1)))
-            finally:
-                self.query_line.blockSignals(False)
+            styled.bound_line(self.query_line, 0.0, float(n - 1))
         self.att_range.show(_keys_range(n, i), (0.0, top))
         styled.move_line(self.query_line, float(i))
         kind = "zero logits" if v.as_str("logits") == "zero" else "random logits"

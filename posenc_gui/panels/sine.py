@@ -401,13 +401,7 @@ class SinePanel(Panel):
             finally:
                 self._own_range_change = False
         if self.shown.changed("ladder_length", length):  # the marker's bounds
-            # setBounds clamps the line's old value and announces it: unheard, or the clamp
-            # of the old position would be written back over the position this refresh shows
-            self.position_line.blockSignals(True)
-            try:
-                self.position_line.setBounds((0.0, float(length - 1)))
-            finally:
-                self.position_line.blockSignals(False)
+            styled.bound_line(self.position_line, 0.0, float(length - 1))
         if self.shown.changed("ladder_rows", shown):  # the left axis and the y range
             ticks = [(-ROW_GAP * j, f"{j} {'sin' if j % 2 == 0 else 'cos'}") for j in range(shown)]
             self.ladder_plot.getAxis("left").setTicks([ticks, []])

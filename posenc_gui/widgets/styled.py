@@ -359,6 +359,17 @@ def move_line(line: pg.InfiniteLine, value: float) -> None:
             line.blockSignals(False)
 
 
+def bound_line(line: pg.InfiniteLine, low: float, high: float) -> None:
+    """Bound a draggable line to ``low … high`` without echoing into the state the clamp of its
+    old value that ``setBounds`` announces (it would be written back over the value the same
+    refresh shows)."""
+    line.blockSignals(True)
+    try:
+        line.setBounds((low, high))
+    finally:
+        line.blockSignals(False)
+
+
 def markers(
     book: StyleBook, plot: pg.PlotWidget, role: str, size: str = "marker", rim: bool = True
 ) -> Dots:

@@ -293,14 +293,9 @@ class ImageViews(Panel):
         self.image.setImage(self._colours.rgba(self.image_index), autoLevels=False)
 
     def _set_bounds(self, line: pg.InfiniteLine, key: str, hi: float) -> None:
-        """Bound a draggable line; setBounds clamps (and announces) the old value: not echoed."""
-        if not self._shown.changed(f"{key}_bounds", hi):
-            return
-        line.blockSignals(True)
-        try:
-            line.setBounds((0.0, hi))
-        finally:
-            line.blockSignals(False)
+        """Bound a draggable line to ``0 … hi`` (when ``hi`` changed)."""
+        if self._shown.changed(f"{key}_bounds", hi):
+            styled.bound_line(line, 0.0, hi)
 
     def _refresh_position_lines(self, ctx: Context) -> None:
         p, hi = ctx.values.as_int("position"), float(ctx.values.as_int("positions") - 1)
