@@ -148,7 +148,8 @@ def session_colormaps() -> tuple[str, ...]:
 
 
 def parse_size(text: str | None) -> tuple[int, int]:
-    """``"1600x1000"`` -> (1600, 1000); :class:`UsageError` naming --size otherwise."""
+    """``"1600x1000"`` -> (1600, 1000); :class:`UsageError` naming --size otherwise (also for a
+    picture over the cap, :data:`posenc_gui.widgets.export.MAX_PICTURE_PIXELS`)."""
     if text is None:
         return DEFAULT_SIZE
     w, sep, h = text.lower().partition("x")
@@ -161,6 +162,12 @@ def parse_size(text: str | None) -> tuple[int, int]:
             f"--size must be WxH with each side an integer from {MIN_SIZE} to {MAX_SIZE}, "
             f"got {text!r}"
         )
+    from posenc_gui.widgets.export import PictureTooLargeError, check_picture_size
+
+    try:
+        check_picture_size(width, height)
+    except PictureTooLargeError as err:
+        raise UsageError(f"--size {text!r}: {err}") from None
     return width, height
 
 
@@ -169,7 +176,12 @@ RENDER_SUFFIXES = (".png", ".svg")
 
 
 def check_out(text: str) -> Path:
-    """The output file: must end in .png or .svg and be in an existing, writable folder."""
+    """The output file: must end in .png or .svg, be in an existing folder, and be a new path or
+    a regular file (a folder, a named pipe or a device is refused)."""
+    import stat
+
+    from posenc_gui.state.jsonfile import file_kind
+
     path = Path(text).expanduser()
     if path.suffix.lower() not in RENDER_SUFFIXES:
         raise UsageError(
@@ -178,8 +190,16 @@ def check_out(text: str) -> Path:
         )
     if not path.parent.resolve().is_dir():
         raise UsageError(f"--out folder does not exist: {str(path.parent)!r}")
-    if path.is_dir():
+    try:
+        mode = path.stat().st_mode  # (through a symlink: its target is written)
+    except FileNotFoundError:
+        return path
+    except OSError as err:
+        raise UsageError(f"--out {text!r}: cannot use it ({err.strerror or err})") from None
+    if stat.S_ISDIR(mode):
         raise UsageError(f"--out is a folder, not a file: {text!r}")
+    if not stat.S_ISREG(mode):
+        raise UsageError(f"--out {text!r} is not a regular file ({file_kind(mode)}); not written")
     return path
 
 
@@ -453,12 +473,7 @@ def run_render(ns: argparse.Namespace) -> int:
             colormaps=session.colormaps,
         )
         view = session.view_states.get(tab)
-    if figure is None and out_path.suffix.lower() == ".png":
-        from posenc_gui.app import render_png
-
-        render_png(tab, values, out_path, size, style=style, view_state=view)
-    else:
-        render_file(tab, values, out_path, size, figure, style=style, view_state=view)
+    render_file(tab, values, out_path, size, figure, style=style, view_state=view)
     what = f"figure {figure} of tab {tab}" if figure else f"tab {tab}"
     print(f"wrote {out_path} ({size[0]}x{size[1]}, {what})")
     return 0
@@ -469,7 +484,8 @@ def render_file(
     *, style: Any = None, view_state: Any = None,
 ) -> None:  # fmt: skip
     """Write ``figure`` of ``tab`` (``None``: the whole tab) laid out at exactly ``size`` as PNG
-    or SVG (by ``out``'s suffix), without showing a window."""
+    or SVG (by ``out``'s suffix), without showing a window; the file is made in memory, then
+    written by :func:`~posenc_gui.state.jsonfile.write_atomic` (verified, the mode kept)."""
     import os
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

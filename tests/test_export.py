@@ -4,7 +4,10 @@ atomic writes that never replace a file unasked."""
 from __future__ import annotations
 
 import csv
+import errno
 import json
+import os
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -15,6 +18,7 @@ from pytestqt.qtbot import QtBot
 
 from posenc_gui.main_window import MainWindow
 from posenc_gui.panels.base import Panel
+from posenc_gui.state.jsonfile import WriteRefusedError
 from posenc_gui.state.registry import TAB_IDS
 from posenc_gui.state.session import Session
 from posenc_gui.widgets import export
@@ -197,18 +201,157 @@ def test_existing_files_are_not_replaced_unasked(
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
 
 
-def test_failed_write_leaves_nothing(tmp_path: Path) -> None:
-    target = tmp_path / "out.csv"
+def _full_disk_under(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    """Writes to files in ``folder`` take 100 bytes, then fail as on a full disk (ENOSPC)."""
+    real_write = os.write
+    taken: dict[int, int] = {}
 
-    def broken(tmp: Path) -> None:
-        tmp.write_text("half")
-        raise OSError("disk full")
+    def write(fd: int, data: bytes | memoryview) -> int:
+        try:
+            name = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            name = ""
+        if not name.startswith(str(folder)):
+            return real_write(fd, data)
+        if taken.get(fd):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        taken[fd] = real_write(fd, bytes(data)[:100])
+        return taken[fd]
 
-    with pytest.raises(OSError, match="disk full"):
-        export.atomic_write(target, broken)
+    monkeypatch.setattr(os, "write", write)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc/self/fd")
+def test_svg_on_a_full_disk_is_an_error_not_saved(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 20, finding 8: the drawing was truncated and the status bar said "Saved"."""
+    from posenc_gui.widgets.export_dialog import FigureExportDialog
+
+    target = tmp_path / "fig.svg"
+    target.write_bytes(b"the previous drawing")
+    monkeypatch.setattr(FigureExportDialog, "exec", lambda self: 1)
+    monkeypatch.setattr(window.exports, "ask_save_path", lambda *a: target)
+    _full_disk_under(monkeypatch, tmp_path)
+    window.exports.svg_action.trigger()
+    monkeypatch.undo()
+    assert target.read_bytes() == b"the previous drawing"  # untouched, not half a drawing
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fig.svg"]  # no temporary file
+    message = window.statusBar().currentMessage()
+    assert not message.startswith("Saved") and "No space left" in message
+    assert window.messages.error_box is not None
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc/self/fd")
+@pytest.mark.parametrize("kind", [*EXPORTERS, "gif", "npy"])
+def test_a_failed_write_leaves_nothing(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    target = tmp_path / f"out.{kind}"
+    _full_disk_under(monkeypatch, tmp_path)
+    with pytest.raises(OSError, match="No space left") as raised:
+        WRITERS[kind](window, target, True)
+    monkeypatch.undo()
+    assert str(raised.value).endswith(f"'{target}'")  # it names the file, no temporary one
     assert list(tmp_path.iterdir()) == []
-    with pytest.raises(OSError):
-        export.write_csv({}, tmp_path / "no" / "dir.csv")
+
+
+WRITERS: dict[str, Callable[[MainWindow, Path, bool], Path]] = {
+    **EXPORTERS,
+    "gif": lambda w, p, o: w.exports.gif(p, "wave", (640, 360), frames=2, overwrite=o),
+    "npy": lambda w, p, o: w.exports.npy(p, overwrite=o),
+}
+
+
+@pytest.mark.parametrize("kind", list(WRITERS))
+def test_exports_refuse_a_named_pipe_and_keep_a_file_s_mode(
+    window: MainWindow, tmp_path: Path, kind: str
+) -> None:
+    """Issue 20, finding 7: a device or pipe was replaced by a file, and every export was 0600."""
+    fifo = tmp_path / f"pipe.{kind}"
+    os.mkfifo(fifo)
+    with pytest.raises(WriteRefusedError, match="named pipe"):
+        WRITERS[kind](window, fifo, True)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    shared = tmp_path / f"shared.{kind}"
+    WRITERS[kind](window, shared, False)
+    first = shared.read_bytes() if shared.is_file() else b""
+    os.chmod(shared, 0o750 if kind == "npy" else 0o640)
+    WRITERS[kind](window, shared, True)
+    if kind != "npy":  # (a folder export is a new folder: its mode follows the umask)
+        assert stat.S_IMODE(shared.stat().st_mode) == 0o640
+        assert shared.read_bytes()[:4] == first[:4]  # the same kind of file, written again
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([fifo.name, shared.name])
+
+
+@pytest.mark.parametrize("kind", list(WRITERS))
+def test_new_exports_follow_the_umask_and_write_through_a_symlink(
+    window: MainWindow, tmp_path: Path, kind: str
+) -> None:
+    old = os.umask(0o022)
+    try:
+        made = WRITERS[kind](window, tmp_path / f"new.{kind}", False)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(made.stat().st_mode) == (0o755 if kind == "npy" else 0o644)
+    if kind == "npy":
+        assert all(stat.S_IMODE(f.stat().st_mode) == 0o644 for f in made.iterdir())
+        return
+    real = tmp_path / f"real.{kind}"
+    real.write_bytes(b"old")
+    link = tmp_path / f"link.{kind}"
+    link.symlink_to(real)
+    WRITERS[kind](window, link, True)
+    assert link.is_symlink() and real.read_bytes() == made.read_bytes()
+
+
+# -- the picture cap (issue 20, finding 9) ---------------------------------------------------------
+CAP = f"{export.MAX_PICTURE_PIXELS // 1_000_000} megapixels"
+
+
+def test_a_picture_over_the_cap_is_refused_naming_it() -> None:
+    export.check_picture_size(export.MAX_PICTURE_SIDE, 4000)
+    for w, h in [(8192, 45_249), (8193, 320), (320, 8193), (7000, 7000)]:
+        with pytest.raises(export.PictureTooLargeError, match=f"{w} × {h}.*{CAP}"):
+            export.check_picture_size(w, h)
+    with pytest.raises(ValueError, match=CAP):
+        export.parse_size("8192x8192")
+
+
+def test_copy_and_png_of_a_tall_figure_at_a_huge_width_are_refused(
+    window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wide picture of a tall figure: refused with the cap before an image is made."""
+    from PySide6.QtCore import QSettings
+
+    from posenc_gui.controllers.export import EXPORT_WIDTH_KEY
+
+    fig = export.figure_widget(_panel(window))
+    assert export.image_height(fig, 8192) * 8192 > export.MAX_PICTURE_PIXELS
+    made: list[object] = []
+    real_qimage = export.QImage
+
+    def counting(*args: object) -> QImage:
+        made.append(args)
+        return real_qimage(*args)  # type: ignore[call-overload,no-any-return]
+
+    monkeypatch.setattr(export, "QImage", counting)
+    QSettings().setValue(EXPORT_WIDTH_KEY, 8192)
+    try:
+        QGuiApplication.clipboard().clear()
+        assert not window.exports.copy_figure()
+        assert QGuiApplication.clipboard().image().isNull()
+        assert CAP in window.statusBar().currentMessage()
+        with pytest.raises(export.PictureTooLargeError, match=CAP):
+            window.exports.png(tmp_path / "huge.png")
+        with pytest.raises(export.PictureTooLargeError, match=CAP):
+            window.exports.gif(tmp_path / "huge.gif", None, frames=2)
+    finally:
+        QSettings().remove(EXPORT_WIDTH_KEY)
+    assert made == []  # refused before any picture's memory was taken
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.undo()
+    assert window.exports.copy_figure()  # at the default width it fits
 
 
 def test_copy_figure_puts_an_image_on_the_clipboard(window: MainWindow) -> None:

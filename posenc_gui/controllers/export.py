@@ -193,13 +193,19 @@ class ExportController(QObject):
                                        **panel_meta(panel))  # fmt: skip
 
     def copy_figure(self) -> bool:
-        """Copy the tab's figure to the clipboard (at the PNG export width)."""
+        """Copy the tab's figure to the clipboard (at the PNG export width); refused, saying the
+        cap, when that picture would be over it (:data:`~posenc_gui.widgets.export.
+        MAX_PICTURE_PIXELS`)."""
         from posenc_gui.widgets import export
 
         panel = self._parts.current_panel()
         if panel is None:
             return False
-        image = export.copy_image(export.figure_widget(panel), self.width())
+        try:
+            image = export.copy_image(export.figure_widget(panel), self.width())
+        except export.PictureTooLargeError as err:  # (nothing was drawn nor copied)
+            self._parts.messages.error("Copy failed", "Could not copy the figure.", reason(err))
+            return False
         self._parts.messages.show(
             f"Figure copied to the clipboard ({image.width()} × {image.height()})"
         )

@@ -28,10 +28,8 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,6 +68,7 @@ from posenc_gui.state.animation import (
     loop_seconds,
     timer_interval_ms,
 )
+from posenc_gui.state.jsonfile import write_atomic
 
 if TYPE_CHECKING:  # numpy and the encoder load with the first export, not with the window
     import numpy as np
@@ -537,7 +536,6 @@ def export_gif(
     *, overwrite: bool = False, progress: Progress | None = None,
 ) -> Path:  # fmt: skip
     """One loop of the panel's animation as a looping GIF (atomically; the state restored)."""
-    from posenc_gui.widgets import export
     from posenc_gui.widgets.gif import EncodingCancelledError, GifEncoder
 
     settings.check()
@@ -564,11 +562,7 @@ def export_gif(
         raise ExportCancelledError from None
     if not report(total, total, "Writing…"):
         raise ExportCancelledError
-
-    def write(tmp: Path) -> None:
-        tmp.write_bytes(data)
-
-    return export.atomic_write(target, write, overwrite=overwrite)
+    return write_atomic(target, data, overwrite=overwrite)
 
 
 def frame_name(folder: Path, k: int) -> str:
@@ -590,47 +584,31 @@ def export_png_sequence(
     panel: Renderable, figure: QWidget, folder: str | os.PathLike[str],
     settings: AnimationSettings, *, overwrite: bool = False, progress: Progress | None = None,
 ) -> Path:  # fmt: skip
-    """One loop as ``folder/name_0001.png …``: written into a temporary folder next to it, then
-    renamed into place. An existing ``folder`` is replaced only with ``overwrite=True`` and only
-    when it holds nothing but frames of an earlier export (:class:`FileExistsError`)."""
+    """One loop as ``folder/name_0001.png …`` (:func:`posenc_gui.widgets.export.write_folder`:
+    a failure or a cancel leaves nothing). An existing ``folder`` is replaced only with
+    ``overwrite=True`` and only when it holds nothing but frames of an earlier export
+    (:class:`FileExistsError`)."""
+    from posenc_gui.widgets import export
+
     settings.check()
     target = Path(folder)
-    if target.exists():
-        if not overwrite:
-            raise FileExistsError(f"{target} exists already; not replaced")
-        if not target.is_dir() or not is_frame_folder(target):
-            raise FileExistsError(
-                f"{target} holds other files than frames of an animation; not replaced"
-            )
     report = progress or (lambda *_: True)
     n = settings.frames
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
-    try:
+
+    def frames() -> Generator[tuple[str, bytes]]:
         with kept_state(panel.state):
             for k, image in enumerate(loop_frames(panel, figure, settings, report, n + 1)):
-                if not image.save(str(tmp / frame_name(target, k)), "PNG"):  # type: ignore[call-overload]
-                    raise OSError(f"could not write a PNG image to {target.parent}")
+                yield frame_name(target, k), export.png_bytes(image)
         if not report(n, n + 1, "Writing…"):
             raise ExportCancelledError
-        _move_folder(tmp, target)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return target
 
-
-def _move_folder(tmp: Path, target: Path) -> None:
-    if not target.exists():
-        os.rename(tmp, target)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{target.name}-old-", dir=target.parent))
-    os.rename(target, old / target.name)
+    files = frames()
     try:
-        os.rename(tmp, target)
-    except OSError:
-        os.rename(old / target.name, target)  # put the old frames back
-        raise
-    shutil.rmtree(old, ignore_errors=True)
+        return export.write_folder(target, files, overwrite=overwrite,
+                                   replaceable=is_frame_folder,
+                                   what="frames of an animation")  # fmt: skip
+    finally:
+        files.close()  # (the state is put back now, not when the generator is collected)
 
 
 class AnimationExportDialog(QDialog):

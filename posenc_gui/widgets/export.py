@@ -42,8 +42,15 @@ NumPy (``.npz``)
     string ``{"tab", "title", "params", "series": {"view/name": {"label", "unit"}}}``. It loads
     without pickle: ``np.load(path)["wave/sin"]``.
 
-Every file is written atomically (a temporary file in the target folder, then renamed) and an
+Every file is made in memory first, then written by the app's one writer,
+:func:`posenc_gui.state.jsonfile.write_atomic`: only to a regular file or a new path (a device, a
+named pipe or a folder is refused), through a symlink to its target, an existing file keeping its
+mode, atomic and verified (a full disk or a short write is an error, never a half file). An
 existing file is never replaced unless ``overwrite=True`` (:class:`FileExistsError` otherwise).
+
+Pictures (exported or copied) are capped at :data:`MAX_PICTURE_SIDE` pixels a side and
+:data:`MAX_PICTURE_PIXELS` pixels in all; a larger one is refused
+(:class:`PictureTooLargeError`, naming the cap) before its memory is taken.
 """
 
 from __future__ import annotations
@@ -53,17 +60,19 @@ import io
 import json
 import os
 import shutil
+import stat
 import tempfile
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QPoint, QRect, QSize, Qt
-from PySide6.QtGui import QGuiApplication, QImage, QPainter
+from PySide6.QtCore import QBuffer, QIODevice, QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QFont, QGuiApplication, QImage, QPainter
 from PySide6.QtWidgets import QApplication, QWidget
 
+from posenc_gui.state.jsonfile import WriteRefusedError, file_kind, write_atomic
 from posenc_gui.widgets import style as style_mod
 from posenc_gui.widgets.svg import portable_svg, set_pixel_size
 from posenc_gui.widgets.views import Series
@@ -80,7 +89,28 @@ MIN_SIDE, MAX_SIDE = 320, 8192
 #: high, in proportion to the height (1080 pixels: 2.25), so it reads as that slide would.
 SLIDE_SCALE_AT = (768, 1.6)
 
+#: The largest picture exported or copied: no side over this many pixels …
+MAX_PICTURE_SIDE = 8192
+#: … and no more pixels in all (40 megapixels: 160 MB as 32-bit colour, held once more by the
+#: clipboard or the PNG encoder), so a wide picture of a tall window cannot exhaust memory.
+MAX_PICTURE_PIXELS = 40_000_000
+
 Data = Mapping[str, Mapping[str, Series]]
+
+
+class PictureTooLargeError(ValueError):
+    """A picture over the cap (:data:`MAX_PICTURE_SIDE`, :data:`MAX_PICTURE_PIXELS`); the
+    message names the size asked for and the cap."""
+
+
+def check_picture_size(width: int, height: int) -> None:
+    """:class:`PictureTooLargeError` when a ``width`` × ``height`` picture is over the cap."""
+    if max(width, height) > MAX_PICTURE_SIDE or width * height > MAX_PICTURE_PIXELS:
+        raise PictureTooLargeError(
+            f"a picture of {width} × {height} pixels is over the cap of {MAX_PICTURE_SIDE} "
+            f"pixels a side and {MAX_PICTURE_PIXELS // 1_000_000} megapixels "
+            f"({MAX_PICTURE_PIXELS:,} pixels) in all; choose a smaller width or size"
+        )
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -96,6 +126,7 @@ def parse_size(text: str) -> tuple[int, int]:
             f"a size is W×H (for example 1920×1080), each side a whole number of pixels from "
             f"{MIN_SIDE} to {MAX_SIDE}; got {text.strip()!r}"
         )
+    check_picture_size(width, height)
     return width, height
 
 
@@ -144,6 +175,7 @@ def staged(
     from posenc_gui.state import ParamState
 
     width, height = size
+    check_picture_size(width, height)
     model = panel_cls.model
     if figure is not None and figure not in model.figures:
         raise KeyError(
@@ -151,8 +183,9 @@ def staged(
         )
     if scale is None:
         scale = style_mod.current().scale if figure is None else slide_scale(height)
-    look = style_mod.StyleHub(style_mod.current().replace(scale=scale))
+    look = style_mod.StyleHub(style_mod.current().replace(scale=scale, hinted_text=False))
     panel = panel_cls(ParamState(model, dict(values)), style_hub=look)
+    draw_text_unhinted(panel)
     try:
         panel.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
         if figure is not None and panel.side_scroll is not None:
@@ -168,6 +201,12 @@ def staged(
         if figure is not None:
             panel.enlarge_figure(figure)
             widget = panel.figure_widgets[figure]
+            grid = panel.plot_grid
+            if grid.enlarged is not widget or grid.companions:  # the figure alone, not its stage
+                grid.enlarge(widget)
+                if panel.plot_scroll is not None:
+                    panel.plot_scroll.reflow(panel.plot_scroll.width(), panel.plot_scroll.height())
+                _settle(panel)
             for _ in range(4):  # the panel's margins around the cell: grow it by what is missing
                 dw, dh = width - widget.width(), height - widget.height()
                 if dw == dh == 0:
@@ -186,6 +225,25 @@ def staged(
         panel.deleteLater()
 
 
+def draw_text_unhinted(widget: QWidget) -> None:
+    """Let ``widget`` and everything drawn in it draw text unhinted: glyph outlines as designed,
+    at fractional positions, not snapped to the pixel grid (:attr:`QFont.HintingPreference.
+    PreferNoHinting`).
+
+    Only the hinting preference is set (the fonts keep their families and sizes), on the
+    widget's font: its children inherit it, and a font a painter is given takes it from the
+    widget painted on when it does not set it itself; the fonts of the copy's style
+    (``Style.font``, for plots, axes and read-outs) are unhinted by the style the copy gets
+    (``hinted_text=False``, see :func:`staged`). Why: an export's PNG
+    and its SVG come from the same staged copy, and SVG renderers (librsvg, Qt's) draw text
+    unhinted; hinted raster text differs from them by its stems alone (RMSE up to 0.06 on a
+    figure with much text, under 0.03 unhinted). The window on screen keeps hinted text.
+    """
+    font = QFont(widget.font())
+    font.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
+    widget.setFont(font)
+
+
 def staged_copy(
     panel: Any, size: tuple[int, int], figure: str | None = None
 ) -> AbstractContextManager[tuple[Any, QWidget]]:
@@ -200,55 +258,6 @@ def figure_image(panel: Any, figure: str | None, size: tuple[int, int]) -> QImag
         return render_image(widget, size[0])
 
 
-# -- atomic writing -------------------------------------------------------------------------------
-def atomic_write(
-    path: str | os.PathLike[str],
-    write: Callable[[Path], None],
-    *,
-    overwrite: bool = False,
-) -> Path:
-    """Call ``write(tmp)`` on a temporary file next to ``path``, then move it into place.
-
-    A failure (or a crash) never leaves a half-written ``path``. With ``overwrite=False`` an
-    existing ``path`` raises :class:`FileExistsError` and is left alone.
-    """
-    target = Path(path)
-    if not overwrite and target.exists():
-        raise FileExistsError(f"{target} exists already; not replaced")
-    fd, name = tempfile.mkstemp(prefix=f".{target.stem}-", suffix=target.suffix, dir=target.parent)
-    os.close(fd)
-    tmp = Path(name)
-    try:
-        write(tmp)
-        if overwrite:
-            os.replace(tmp, target)
-        else:
-            _move_no_clobber(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return target
-
-
-def _move_no_clobber(tmp: Path, target: Path) -> None:
-    """Rename without replacing a file that appeared meanwhile (a hard link is atomic)."""
-    try:
-        os.link(tmp, target)
-    except FileExistsError:
-        raise FileExistsError(f"{target} exists already; not replaced") from None
-    except OSError:  # no hard links here (FAT, some network shares): check, then rename
-        if target.exists():
-            raise FileExistsError(f"{target} exists already; not replaced") from None
-        os.replace(tmp, target)
-        return
-    tmp.unlink()
-
-
-def _write_text(path: Path, text: str, encoding: str = "utf-8") -> None:
-    with open(path, "w", encoding=encoding, newline="") as fh:
-        fh.write(text)
-
-
 # -- figure ---------------------------------------------------------------------------------------
 def image_height(widget: QWidget, width: int) -> int:
     """Height in pixels of a ``width``-pixel picture of ``widget`` (same aspect ratio)."""
@@ -259,8 +268,10 @@ def render_image(widget: QWidget, width: int) -> QImage:
     """``widget`` drawn ``width`` pixels wide at its current aspect ratio (crisp, not scaled)."""
     if not MIN_PNG_WIDTH <= width <= MAX_PNG_WIDTH:
         raise ValueError(f"width must be from {MIN_PNG_WIDTH} to {MAX_PNG_WIDTH} pixels")
+    height = image_height(widget, width)
+    check_picture_size(width, height)  # (before the image's memory is taken)
     ratio = width / max(widget.width(), 1)
-    image = QImage(width, image_height(widget, width), QImage.Format.Format_ARGB32_Premultiplied)
+    image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
     image.setDevicePixelRatio(ratio)
     image.fill(widget.palette().window().color())
     QWidget.render(widget, image)  # (a QGraphicsView's own render() scales its scene)
@@ -268,17 +279,20 @@ def render_image(widget: QWidget, width: int) -> QImage:
     return image
 
 
+def png_bytes(image: QImage) -> bytes:
+    """``image`` encoded as a PNG file, in memory."""
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):  # type: ignore[call-overload]
+        raise OSError(f"could not encode a {image.width()} × {image.height()} PNG picture")
+    return bytes(buffer.data().data())
+
+
 def write_png(
     widget: QWidget, path: str | os.PathLike[str], width: int, *, overwrite: bool = False
 ) -> Path:
-    """Save :func:`render_image` as PNG (atomically; see :func:`atomic_write`)."""
-    image = render_image(widget, width)
-
-    def write(tmp: Path) -> None:
-        if not image.save(str(tmp), "PNG"):  # type: ignore[call-overload]
-            raise OSError(f"could not write a PNG image to {tmp.parent}")
-
-    return atomic_write(path, write, overwrite=overwrite)
+    """Save :func:`render_image` as PNG (see the module doc for how files are written)."""
+    return write_atomic(path, png_bytes(render_image(widget, width)), overwrite=overwrite)
 
 
 def svg_bytes(widget: QWidget, *, title: str = "") -> bytes:
@@ -289,7 +303,6 @@ def svg_bytes(widget: QWidget, *, title: str = "") -> bytes:
     Cosmetic strokes are mapped to pixel units (:func:`~posenc_gui.widgets.svg.
     flatten_cosmetic_strokes`) for renderers that ignore ``non-scaling-stroke``.
     """
-    from PySide6.QtCore import QBuffer, QIODevice
     from PySide6.QtSvg import QSvgGenerator
 
     buffer = QBuffer()
@@ -316,13 +329,9 @@ def svg_bytes(widget: QWidget, *, title: str = "") -> bytes:
 def write_svg(
     widget: QWidget, path: str | os.PathLike[str], *, title: str = "", overwrite: bool = False
 ) -> Path:
-    """Save ``widget`` as an SVG vector drawing (atomically; see :func:`svg_bytes`)."""
-    data = svg_bytes(widget, title=title)
-
-    def write(tmp: Path) -> None:
-        tmp.write_bytes(data)
-
-    return atomic_write(path, write, overwrite=overwrite)
+    """Save ``widget`` as an SVG vector drawing (:func:`svg_bytes`, written as the module doc
+    says: a full disk is an error, never a truncated drawing)."""
+    return write_atomic(path, svg_bytes(widget, title=title), overwrite=overwrite)
 
 
 def copy_image(widget: QWidget, width: int) -> QImage:
@@ -401,7 +410,7 @@ def write_csv(
 ) -> Path:
     """Every view's series in one CSV file, a section per view (see the module doc)."""
     text = csv_text(data, tab=tab, title=title, params=params)
-    return atomic_write(path, lambda tmp: _write_text(tmp, text, "utf-8-sig"), overwrite=overwrite)
+    return write_atomic(path, text.encode("utf-8-sig"), overwrite=overwrite)
 
 
 def npz_arrays(
@@ -430,17 +439,20 @@ def write_npz(
 ) -> Path:
     """Every series in one ``.npz`` archive (``np.savez``; keys ``"view/name"``)."""
     arrays = npz_arrays(data, tab=tab, title=title, params=params)
-
-    def write(tmp: Path) -> None:
-        with open(tmp, "wb") as fh:  # a file object: numpy appends no second ".npz"
-            _savez(fh, arrays)
-
-    return atomic_write(path, write, overwrite=overwrite)
+    buffer = io.BytesIO()  # (a file object: numpy appends no second ".npz")
+    np.savez(buffer, allow_pickle=False, **arrays)
+    return write_atomic(path, buffer.getvalue(), overwrite=overwrite)
 
 
 def npy_name(key: str) -> str:
     """File name of the series ``"view/name"`` in an ``.npy`` folder: ``view__name.npy``."""
     return key.replace("/", "__") + ".npy"
+
+
+def _is_npy_export(folder: Path) -> bool:
+    return all(
+        (f.name == "meta.json" or f.suffix == ".npy") and f.is_file() for f in folder.iterdir()
+    )
 
 
 def write_npy_folder(
@@ -454,41 +466,81 @@ def write_npy_folder(
 ) -> Path:
     """Every series as its own ``.npy`` file (``np.load`` reads each, no pickle) in a new folder
     ``path``: ``view__name.npy``, plus ``meta.json`` (tab, parameters, each series' label and
-    unit). Written into a temporary folder beside it, then renamed: a failure leaves nothing.
-    An existing ``path`` raises :class:`FileExistsError` unless ``overwrite`` (then it is
-    replaced, and only when it holds nothing but files of an earlier export of this kind).
+    unit), written by :func:`write_folder`: a failure leaves nothing; an existing ``path`` is
+    replaced only with ``overwrite`` and only when it holds nothing but files of an earlier
+    export of this kind (:class:`FileExistsError` otherwise).
     """
-    target = Path(path)
     arrays = npz_arrays(data, tab=tab, title=title, params=params)
     meta = str(arrays.pop("__meta__"))
-    if target.exists():
+
+    def files() -> Iterator[tuple[str, bytes]]:
+        for key, values in arrays.items():
+            buffer = io.BytesIO()
+            np.save(buffer, values, allow_pickle=False)
+            yield npy_name(key), buffer.getvalue()
+        yield "meta.json", meta.encode("utf-8")
+
+    return write_folder(path, files(), overwrite=overwrite, replaceable=_is_npy_export,
+                        what="an earlier .npy export")  # fmt: skip
+
+
+def write_folder(
+    path: str | os.PathLike[str],
+    files: Iterable[tuple[str, bytes]],
+    *,
+    overwrite: bool,
+    replaceable: Callable[[Path], bool],
+    what: str,
+) -> Path:
+    """A new folder ``path`` holding ``files`` (``(name, contents)``, produced one at a time).
+
+    Each file is written by :func:`~posenc_gui.state.jsonfile.write_atomic` (verified) into a
+    temporary folder beside ``path`` (mode by the umask), which is then renamed into place: a
+    failure or an exception from ``files`` leaves nothing new and the old folder in place. An
+    existing ``path`` that is not a folder or a file (a device, a named pipe) is refused
+    (:class:`~posenc_gui.state.jsonfile.WriteRefusedError`); an existing one is replaced only
+    with ``overwrite`` and when ``replaceable(path)`` (it holds only ``what``), else
+    :class:`FileExistsError`. A symlink is followed.
+    """
+    given = Path(path)
+    target = Path(os.path.realpath(given)) if given.is_symlink() else given
+    try:
+        mode: int | None = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None:
+        if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+            raise WriteRefusedError(f"{str(given)!r} is not a folder ({file_kind(mode)})")
         if not overwrite:
-            raise FileExistsError(f"{target} exists already; not replaced")
-        if not target.is_dir() or any(
-            not (f.name == "meta.json" or f.suffix == ".npy") or not f.is_file()
-            for f in target.iterdir()
-        ):
-            raise FileExistsError(
-                f"{target} holds other files than an earlier .npy export; not replaced"
-            )
+            raise FileExistsError(f"{given} exists already; not replaced")
+        if not stat.S_ISDIR(mode) or not replaceable(target):
+            raise FileExistsError(f"{given} holds other files than {what}; not replaced")
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
     try:
-        for key, values in arrays.items():
-            np.save(tmp / npy_name(key), values, allow_pickle=False)
-        _write_text(tmp / "meta.json", meta)
-        if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}-old-", dir=target.parent))
-            old.rmdir()
-            os.replace(target, old)
-            os.replace(tmp, target)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, target)
-    except BaseException:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        os.chmod(tmp, 0o777 & ~umask)  # (mkdtemp makes it private: 0700)
+        for name, contents in files:
+            write_atomic(tmp / name, contents, overwrite=False)
+        _move_folder(tmp, target)
+    except BaseException as err:
         shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(err, OSError) and not isinstance(err, FileExistsError | WriteRefusedError):
+            raise OSError(err.errno, err.strerror or str(err), str(given)) from None
         raise
     return target
 
 
-def _savez(fh: IO[bytes], arrays: Mapping[str, np.ndarray]) -> None:
-    np.savez(fh, allow_pickle=False, **arrays)
+def _move_folder(tmp: Path, target: Path) -> None:
+    """Rename ``tmp`` to ``target``; an existing ``target`` is put back if that fails."""
+    if not target.exists():
+        os.rename(tmp, target)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}-old-", dir=target.parent))
+    os.rename(target, old / target.name)
+    try:
+        os.rename(tmp, target)
+    except OSError:
+        os.rename(old / target.name, target)  # put the old files back
+        raise
+    shutil.rmtree(old, ignore_errors=True)

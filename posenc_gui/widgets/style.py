@@ -128,6 +128,9 @@ class Style:
     scale: float = 1.0
     theme: Theme = "light"
     colormaps: str = DEFAULT_COLORMAPS
+    #: Text snapped to the pixel grid (hinted: crisp on screen). An export's staged copy draws
+    #: it unhinted, as the SVG renderers do, so its PNG and SVG match.
+    hinted_text: bool = True
 
     def __post_init__(self) -> None:
         if self.theme not in THEMES:
@@ -201,6 +204,8 @@ class Style:
         f = QFont()
         f.setPointSizeF(self.pt(kind))
         f.setBold(bold)
+        if not self.hinted_text:
+            f.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
         return f
 
     def colormap(self, kind: str) -> pg.ColorMap:

@@ -119,6 +119,45 @@ def test_render_writes_png_only_on_success(
     assert len(colours) > 50
 
 
+@pytest.mark.parametrize("suffix", [".png", ".svg"])
+def test_render_refuses_a_pipe_or_folder_and_keeps_a_file_s_mode(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, qapp: object, suffix: str
+) -> None:
+    """Issue 20, finding 7: ``render --out`` replaced whatever was there by a new 0600 file."""
+    import os
+    import stat
+
+    fifo = tmp_path / f"pipe{suffix}"
+    os.mkfifo(fifo)
+    folder = tmp_path / f"folder{suffix}"
+    folder.mkdir()
+    for target, what in [(fifo, "named pipe"), (folder, "folder")]:
+        code, out, err = run(capsys, "render", "--tab", "sine", "--out", str(target))
+        assert code == 2 and out == "" and what in err and len(err.strip().splitlines()) == 1
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and folder.is_dir()
+    shared = tmp_path / f"shared{suffix}"
+    shared.write_bytes(b"old")
+    shared.chmod(0o640)
+    link = tmp_path / f"link{suffix}"
+    link.symlink_to(shared)
+    args = ["render", "--tab", "sine", "--size", "640x360"]
+    assert run(capsys, *args, "--out", str(link))[0] == 0
+    assert link.is_symlink() and shared.read_bytes() != b"old"
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [fifo.name, folder.name, shared.name, link.name]
+    )
+
+
+def test_render_refuses_a_size_over_the_picture_cap(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "big.png"
+    code, _, err = run(capsys, "render", "--tab", "sine", "--out", str(out), "--size", "8192x8192")
+    assert code == 2 and "8192 × 8192" in err and "40 megapixels" in err
+    assert not out.exists()
+
+
 def _svg_size(path: Path) -> tuple[str, str, str]:
     import xml.etree.ElementTree as ET
 
