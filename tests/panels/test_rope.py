@@ -19,7 +19,7 @@ from pytestqt.qtbot import QtBot
 from posenc_gui import core
 from posenc_gui.cli import main
 from posenc_gui.core.rope import nice_ceil
-from posenc_gui.panels.rope import RopePanel, tip_label_positions
+from posenc_gui.panels.rope import RopePanel
 from posenc_gui.state import ParamState
 from posenc_gui.state.rope import MAX_POSITION, RopeModel
 from posenc_gui.widgets import styled
@@ -527,21 +527,40 @@ def test_no_legend_covers_the_data(panel: RopePanel) -> None:
     assert 10**hi > panel.data()["decay"]["bound_max"].values.max()
 
 
-def test_tip_labels_do_not_overlap_at_the_origin(panel: RopePanel) -> None:
-    """At m = n = 0 the arrows before and after rotation coincide (and with q = k all four)."""
-    panel.state.update({"m": 0, "n": 0, "vectors": "q=k"})
-    spots = panel.data()["circle"]["tip_labels"].values
-    r = panel.readouts()
-    big = max(r["q_pair_norm"], r["k_pair_norm"])
+def test_tip_labels_do_not_overlap_at_the_origin(shown: RopePanel) -> None:
+    """At m = n = 0 the arrows before and after rotation coincide (and with q = k all four):
+    the four tip labels are still apart, inside the view, each next to its own tip."""
+    shown.state.update({"m": 0, "n": 0, "vectors": "q=k"})
+    shown.refresh_now()
+    QApplication.processEvents()
+    spots = shown.data()["circle"]["tip_labels"].values
+    rects = [shown.tip_texts[k].scene_text_rect() for k in ("Rq", "Rk", "q", "k")]
     for i in range(4):
         for j in range(i):
-            assert math.dist(spots[i], spots[j]) >= 0.22 * big - 1e-12
-    # all inside the shown range
-    lim = panel.circle_plot.getPlotItem().getViewBox().viewRange()[0][1]
-    assert np.abs(spots).max() < lim
-    # apart from each other, a label sits just past its own tip
-    far = tip_label_positions({"q": (1.0, 0.0), "k": (0.0, 2.0)}, 2.0)
-    assert far["q"] == pytest.approx((1.26, 0.0)) and far["k"] == pytest.approx((0.0, 2.26))
+            inter = rects[i].intersected(rects[j])
+            assert inter.isEmpty() or min(inter.width(), inter.height()) < 1.0
+    vb = shown.circle_plot.getPlotItem().getViewBox()
+    (x0, x1), (y0, y1) = vb.viewRange()
+    assert np.all((spots[:, 0] > x0) & (spots[:, 0] < x1) & (spots[:, 1] > y0) & (spots[:, 1] < y1))
+    r = shown.readouts()
+    big = max(r["q_pair_norm"], r["k_pair_norm"])
+    tip = shown.data()["circle"]["q_pair"].values
+    # near: within the circle's radius of the tip (not left at the origin or an edge)
+    assert math.dist(spots[2], tip) < big
+
+
+def test_circle_is_framed_to_what_it_shows(shown: RopePanel) -> None:
+    """The circles (radius |q| or |k|) and a label's room past them fill the view's shorter
+    side: the range is not a round number far above the vectors."""
+    shown.refresh_now()
+    r = shown.readouts()
+    big = max(r["q_pair_norm"], r["k_pair_norm"])
+    vb = shown.circle_plot.getPlotItem().getViewBox()
+    (x0, x1), (y0, y1) = vb.viewRange()
+    half = min(x1 - x0, y1 - y0) / 2
+    side = min(vb.width(), vb.height())
+    room = 60.0 / side * 2 * half  # at most ~60 px of label room past the circle
+    assert big < half <= 1.2 * (1.03 * big + room)
 
 
 def test_long_range_bound_comes_from_the_worker_thread(shown: RopePanel, qtbot: QtBot) -> None:
@@ -1239,3 +1258,31 @@ def test_matrix_pixels_from_its_row(shown: RopePanel, monkeypatch: pytest.Monkey
         scaled.clear()
         item.render()
         assert scaled == [(size, size)] and item.qimage == theirs
+
+
+def test_line_grid_counts_the_cells_a_rectangle_shares_with_lines() -> None:
+    """A rectangle over a line touches its cells, one beside it none; a line whose key is
+    unchanged keeps its cells (only what moved is rasterised again)."""
+    from posenc_gui.widgets.render.occupancy import LineGrid
+
+    grid = LineGrid()
+    flat = (np.array([-1.0, 1.0]), np.array([0.0, 0.0]), "all")  # y = 0
+    tall = (np.array([0.5, 0.5]), np.array([-1.0, 1.0]), "all")  # x = 0.5
+    grid.rasterise([flat, tall], ["flat", "tall"], -1.0, -1.0, 0.1, 20, 20)
+    hits = grid.hits(np.array([0.0, 0.0, -0.5, 0.5]), np.array([0.0, 0.5, 0.5, 0.5]), 0.1, 0.1)
+    assert hits[0] > 0 and hits[1] == 0 and hits[2] == 0 and hits[3] > 0
+    assert grid.rasterised == 2
+    moved = (np.array([-0.5, -0.5]), np.array([-1.0, 1.0]), "all")  # x = -0.5
+    grid.rasterise([flat, moved], ["flat", "moved"], -1.0, -1.0, 0.1, 20, 20)
+    assert grid.rasterised == 3  # the flat line kept its cells
+    hits = grid.hits(np.array([-0.5, 0.5]), np.array([0.5, 0.5]), 0.1, 0.1)
+    assert hits[0] > 0 and hits[1] == 0
+
+
+def test_a_step_of_m_rasterises_only_the_lines_it_moves(shown: RopePanel) -> None:
+    shown.state.set("m", 6)
+    shown.refresh_now()
+    before = shown._circle_grid.rasterised
+    shown.state.set("m", 7)
+    shown.refresh_now()
+    assert shown._circle_grid.rasterised - before == 3  # R_m q, its arc and the angle between

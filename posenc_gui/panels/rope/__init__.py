@@ -20,7 +20,6 @@ read-out groups of the model.
 
 from __future__ import annotations
 
-from posenc_gui.panels.rope.circle import tip_label_positions
 from posenc_gui.panels.rope.panel import PANEL, RopePanel
 
-__all__ = ["PANEL", "RopePanel", "tip_label_positions"]
+__all__ = ["PANEL", "RopePanel"]

@@ -13,13 +13,19 @@ from posenc_gui.panels.rope.text import f, pair
 from posenc_gui.state.rope import TAU
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.render.keyed import KeyedCurve
+from posenc_gui.widgets.render.occupancy import LineGrid
 from posenc_gui.widgets.render.steady import SteadyLimit
 from posenc_gui.widgets.render.view_range import ShownRange
 from posenc_gui.widgets.style import LineStyle, StyleBook
 from posenc_gui.widgets.views import Context
 
-#: The circle's range is kept while what it shows fills more than 1/slack of it.
-CIRCLE_SLACK = 1.3
+#: The circle's range is kept while what it shows fills more than 1/slack of the view.
+CIRCLE_SLACK = 1.2
+#: Pixels between a label and what it names.
+LABEL_GAP = 4.0
+#: The side of a cell of the lines' occupancy grid (pixels), and at most this many cells a side.
+CELL_PX = 4.0
+MAX_CELLS = 160
 #: Which segments of an arrow (shaft, then the two strokes of its head) are drawn.
 _ARROW_CONNECT = np.array([True, False, True, True, False])
 
@@ -61,17 +67,22 @@ class CircleViews(Panel):
         self.q_arc_text.set_names(self.q_arc)
         self.k_arc_text.set_names(self.k_arc)
         self.between_text.set_names(self.between_arc)
-        self._circle_lim = SteadyLimit(CIRCLE_SLACK)
+        # the half range of the view's shorter side, kept while what it fits fills it
+        self._circle_scale = SteadyLimit(CIRCLE_SLACK, ceil=close_ceil)
         self._circle_range = ShownRange(self.circle_plot)
+        # where the lines run: the labels are placed clear of them
+        self._circle_grid = LineGrid()
         self.circle_plot.getPlotItem().getViewBox().sigResized.connect(self._circle_resized)
 
     def _circle_resized(self, *_: object) -> None:
         self.invalidate("circle_size")
 
-    def circle_side(self) -> float:
-        """The shorter side of the circle's view (pixels): the labels are placed for it."""
+    def circle_view_size(self) -> tuple[float, float]:
+        """Width and height of the circle's view (pixels; a guess before it has a size): the
+        range and the labels are set for it."""
         vb = self.circle_plot.getPlotItem().getViewBox()
-        return float(min(vb.width(), vb.height()))
+        w, h = float(vb.width()), float(vb.height())
+        return (w, h) if w > 0 and h > 0 else (400.0, 400.0)
 
     def _refresh_circle(self, ctx: Context) -> None:
         vec, sc, rot = ctx["query_key"], ctx["scores"], ctx["rotation"]
@@ -100,34 +111,62 @@ class CircleViews(Panel):
         rb = 0.62 * big
         self.between_arc.set_data_for((rb, start, between), lambda: arc(rb, start, start + between))
         arcs = {
-            "mθ": (self.q_arc_text, "mθ<sub>i</sub>", a_q + turn_m / 2, rq + 0.1 * big),
-            "nθ": (self.k_arc_text, "nθ<sub>i</sub>", a_k + turn_n / 2, rk + 0.1 * big),
-            "∠": (self.between_text, "∠", start + between / 2, 0.72 * big),
+            "mθ": (self.q_arc_text, "mθ<sub>i</sub>", a_q + turn_m / 2, rq),
+            "nθ": (self.k_arc_text, "nθ<sub>i</sub>", a_k + turn_n / 2, rk),
+            "∠": (self.between_text, "∠", start + between / 2, rb),
         }
         # an arc of no turn (m or n = 0 in this pair) has no label: there is nothing to name
         sweeps = {"mθ": turn_m, "nθ": turn_n, "∠": between}
         for key, (item, text, _, _) in arcs.items():
             item.set_html(text if abs(sweeps[key]) > 1e-6 else "")
         items = {**self.tip_texts, **{key: a[0] for key, a in arcs.items()}}
-        rays = {key: (a[2], a[3]) for key, a in arcs.items()}
-        # the labels apart in pixels: their sizes in data units at the range they will have
-        # (a second pass when placing them moved the range)
-        lim = self._circle_lim.value or 1.3 * big
-        for _ in range(2):
-            per_px = self._data_per_pixel(lim)
-            half = {key: _half_size(item, per_px) for key, item in items.items()}
-            spots = tip_label_positions(tips, big, half, place_apart(rays, half, 0.12 * big))
-            # every label inside a circle, whatever its angle: m and n turn them, not the range
-            need = max(
-                [1.06 * big]
-                + [math.hypot(x, y) + math.hypot(*half[k]) for k, (x, y) in spots.items()]
-            )
-            lim, _ = self._circle_lim.fit(need)  # a "nice" limit: the axes stay while m, n move
-            if self._data_per_pixel(lim) == per_px:
-                break
+        # the scale (data per pixel) that fits the circles and a label's room past them
+        w_px, h_px = self.circle_view_size()
+        inks = [item.ink_size() for item in items.values()]
+        room_y = LABEL_GAP + max(h for _, h in inks) + 4.0
+        room_x = LABEL_GAP + max(w for w, _ in inks) + 4.0
+        avail = max(min(0.5 * h_px - room_y, 0.5 * w_px - room_x), 0.25 * min(w_px, h_px))
+        # the half range of the view's shorter side: a nice number, kept while it fits
+        short = min(w_px, h_px)
+        lim, _ = self._circle_scale.fit(0.5 * short * 1.03 * big / avail)
+        per_px = 2.0 * lim / short
+        hx, hy = 0.5 * per_px * w_px, 0.5 * per_px * h_px
+        half = {key: _half_size(item, per_px) for key, item in items.items()}
+        lines = (self.q_circle, self.k_circle, self.q_arc, self.k_arc, self.between_arc,
+                 self.q_before, self.k_before, self.q_after, self.k_after)  # fmt: skip
+        reach = 1.15 * big
+        cell = max(CELL_PX * per_px, 2.0 * reach / MAX_CELLS)
+        n = math.ceil(2.0 * reach / cell)
+        grid = self._circle_grid
+        grid.rasterise(
+            [(*ln.getData(), ln.opts["connect"]) for ln in lines],
+            [ln.data_key for ln in lines], -reach, -reach, cell, n, n,
+        )  # fmt: skip
+        # the cells a label's rectangle touches reach a cell past it: a cell more of gap
+        gap = LABEL_GAP * per_px + cell
+        # every label's spots, in order of preference, tested against the lines in one lookup
+        shown = [key for key in arcs if items[key].html()]
+        th = np.array([half[key] for key in tips])
+        ah = np.array([half[key] for key in shown]).reshape(-1, 2)
+        tx, ty = tip_candidates(np.array(list(tips.values())), th, gap)
+        ax, ay = arc_candidates(
+            np.array([[arcs[k][2], arcs[k][3], sweeps[k]] for k in shown]).reshape(-1, 3), ah, gap
+        )
+        keys = [*tips, *shown]
+        per = np.repeat([tx.shape[1], ax.shape[1]], [len(tips), len(shown)])
+        at = np.repeat(np.arange(len(keys)), per)
+        hw_hh = np.concatenate([th, ah])[at]
+        cx, cy = np.concatenate([tx.ravel(), ax.ravel()]), np.concatenate([ty.ravel(), ay.ravel()])
+        hits = grid.hits(cx, cy, hw_hh[:, 0], hw_hh[:, 1])
+        spots: dict[str, Spot] = {}
+        end = 0
+        for key, count in zip(keys, per.tolist(), strict=True):
+            row = slice(end, end + count)
+            spots[key] = choose_spot(cx[row], cy[row], hits[row], half, key, spots, (hx, hy))
+            end += count
         for key, (x, y) in spots.items():
             items[key].place(x, y)
-        self._circle_range.show((-lim, lim), (-lim, lim))
+        self._circle_range.show((-hx, hx), (-hy, hy))
         spots = {key: spots[key] for key in ("Rq", "Rk", "q", "k")}
         i = ctx.values.as_int("pair")
         # the same height whatever i: the text is set in place, without a layout pass of the plot
@@ -138,11 +177,14 @@ class CircleViews(Panel):
         ctx.record("k_pair_rotated", kr, "pair i of R_n k")
         ctx.record("tip_labels", np.array(list(spots.values())), "label positions q, k, Rq, Rk")
 
-    def _data_per_pixel(self, lim: float) -> float:
-        """The data length of a pixel when the circle plot shows ``±lim`` (aspect locked: the
-        shorter side of the view fits the range); 0 before the plot has a size."""
-        side = self.circle_side()
-        return 2.0 * lim / side if side > 0 else 0.0
+
+def close_ceil(x: float) -> float:
+    """``x`` with a few per cent of room, rounded up to two significant digits: a modest
+    margin (at most ~13 %), where a "nice" limit (1, 1.5, 2, 2.5, 3, 4, 5 …) leaves up to 33 %."""
+    if x <= 0 or not math.isfinite(x):
+        return 1.0
+    step = 10.0 ** (math.floor(math.log10(1.03 * x)) - 1)
+    return math.ceil(1.03 * x / step - 1e-9) * step
 
 
 Spot = tuple[float, float]
@@ -152,67 +194,79 @@ Half = Mapping[str, tuple[float, float]]
 
 def _half_size(item: styled.PixelText, per_px: float) -> tuple[float, float]:
     """Half the size of ``item``'s text (margins left out, a pixel of air kept), in data units."""
-    w, h = item.text_size()
-    return (0.5 * w - 2.0) * per_px, (0.5 * h - 2.0) * per_px
+    w, h = item.ink_size()
+    return (0.5 * w + 1.0) * per_px, (0.5 * h + 1.0) * per_px
 
 
-def _clear(x: float, y: float, hw: float, hh: float, placed: dict[str, Spot], half: Half) -> bool:
-    """Whether a label of half size ``(hw, hh)`` at ``(x, y)`` overlaps none of ``placed``."""
-    return all(
-        abs(x - px) >= hw + half[k][0] or abs(y - py) >= hh + half[k][1]
-        for k, (px, py) in placed.items()
-    )
+#: Directions (radians from an arrow's own) tried for its tip label, in order of preference.
+_TIP_TURNS = np.array([0.0, 0.35, -0.35, 0.7, -0.7, 1.1, -1.1, 1.6, -1.6, 2.2, -2.2])
+#: Spots along an arc tried for its label (fractions of its sweep from its middle).
+_ARC_ALONG = np.array([0.0, 0.2, -0.2, 0.35, -0.35])
 
 
-def place_apart(rays: Mapping[str, Spot], half: Half, step: float) -> dict[str, Spot]:
-    """Labels along rays from the origin (``key -> (angle, radius)``), in order, each moved out
-    along its ray in steps of ``step`` until its rectangle (``half``) overlaps none placed."""
-    placed: dict[str, Spot] = {}
-    for key, (ang, radius) in rays.items():
-        hw, hh = half[key]
-        for _ in range(3 * len(rays) + 1):
-            x, y = radius * math.cos(ang), radius * math.sin(ang)
-            if _clear(x, y, hw, hh, placed, half):
-                break
-            radius += step
-        placed[key] = (radius * math.cos(ang), radius * math.sin(ang))
-    return placed
+def _extent(hw: np.ndarray, hh: np.ndarray, ang: np.ndarray) -> np.ndarray:
+    """How far rectangles of half size ``(hw, hh)`` reach from their centres along ``ang``."""
+    return np.asarray(np.abs(hw * np.cos(ang)) + np.abs(hh * np.sin(ang)))
 
 
-def tip_label_positions(
-    tips: Mapping[str, Spot],
-    big: float,
-    half: Half | None = None,
-    taken: Mapping[str, Spot] | None = None,
-) -> dict[str, Spot]:
-    """Where the arrow-tip labels go: just past each tip, pushed outwards when they would overlap.
+def tip_candidates(tips: np.ndarray, half: np.ndarray, gap: float) -> tuple[np.ndarray, np.ndarray]:
+    """Spots for the labels of the arrow tips ``tips`` (``n × 2``; their labels' half sizes
+    ``half``, ``n × 2``), a row per tip, in order of preference: just past the tip (``gap``
+    between it and the label's rectangle), straight on and then turning to either side; then
+    a label's height further out, and so on."""
+    tx, ty = tips[:, :1, None], tips[:, 1:, None]
+    hw, hh = half[:, :1, None], half[:, 1:, None]
+    ang = np.arctan2(ty, tx) + _TIP_TURNS  # atan2(0, 0) = 0: a tip at the origin looks right
+    steps = np.arange(6.0)[:, None]
+    dist = gap + _extent(hw, hh, ang) + steps * (2.0 * hh + gap)
+    n, per = len(tips), dist.shape[1] * dist.shape[2]
+    return (tx + dist * np.cos(ang)).reshape(n, per), (ty + dist * np.sin(ang)).reshape(n, per)
 
-    Labels are placed in the order of ``tips``; one that comes closer than ``0.22·big`` to a
-    placed label, or (given their half sizes ``half`` in data units) whose rectangle overlaps
-    a placed one or one of ``taken`` (other labels, by key in ``half``), moves out along its
-    arrow in steps of ``0.24·big`` (at m = n = 0 the arrows before and after rotation
-    coincide, and with q = k all four do). Returns ``taken`` and the tips' labels.
-    """
-    placed: dict[str, Spot] = dict(taken or {})
-    sizes: Half = half or {}
-    for key, (tx, ty) in tips.items():
-        length = math.hypot(tx, ty)
-        ang = math.atan2(ty, tx) if length > 0 else 0.0
-        hw, hh = sizes.get(key, (0.0, 0.0))
-        # just past the tip: the label's rectangle clear of it
-        radius = length + max(0.13 * big, abs(hw * math.cos(ang)) + abs(hh * math.sin(ang)))
-        for _ in range(len(tips) + len(placed) + 1):
-            x, y = radius * math.cos(ang), radius * math.sin(ang)
-            near = all(
-                math.hypot(x - px, y - py) >= 0.22 * big
-                for k, (px, py) in placed.items()
-                if k in tips
-            )
-            if near and (not sizes or _clear(x, y, hw, hh, placed, sizes)):
-                break
-            radius += 0.24 * big
-        placed[key] = (radius * math.cos(ang), radius * math.sin(ang))
-    return placed
+
+def arc_candidates(arcs: np.ndarray, half: np.ndarray, gap: float) -> tuple[np.ndarray, np.ndarray]:
+    """Spots for the labels of arcs (``arcs``: a row of middle angle, radius and sweep per
+    arc; ``half``: their labels' half sizes), a row per arc, in order of preference: just
+    outside the arc at its middle, then along it, then just inside; then further out a
+    label's height at a time."""
+    mid, radius, sweep = (arcs[:, k : k + 1, None] for k in range(3))
+    hw, hh = half[:, :1, None], half[:, 1:, None]
+    ang = mid + sweep * _ARC_ALONG
+    ext = _extent(hw, hh, ang)
+    out = radius + gap + ext + np.arange(8.0)[:, None] * (2.0 * hh + gap)
+    inside = np.maximum(radius - gap - ext, 0.0)
+    r = np.concatenate([out[:, :1], inside, out[:, 1:]], 1)
+    n, per = len(arcs), r.shape[1] * ang.shape[2]
+    return (r * np.cos(ang)).reshape(n, per), (r * np.sin(ang)).reshape(n, per)
+
+
+def choose_spot(
+    cx: np.ndarray,
+    cy: np.ndarray,
+    hits: np.ndarray,
+    half: Half,
+    key: str,
+    placed: Mapping[str, Spot],
+    bounds: Spot,
+) -> Spot:
+    """The first of the spots ``(cx, cy)`` where label ``key`` (half size ``half[key]``) lies
+    over no line (``hits``: the cells of lines each spot's rectangle touches, from
+    :meth:`LineGrid.hits`), on none of the labels ``placed`` and inside
+    ``±bounds``; if none is, the one that breaks the fewest of these (the view first, then
+    the other labels, then the lines)."""
+    hw, hh = half[key]
+    bx, by = bounds[0] - hw, bounds[1] - hh
+    others = [(px, py, half[k][0] + hw, half[k][1] + hh) for k, (px, py) in placed.items()]
+    best, best_cost = (float(cx[0]), float(cy[0])), math.inf
+    for x, y, n in zip(cx.tolist(), cy.tolist(), hits.tolist(), strict=True):
+        cost = float(n) + (1e6 if abs(x) > bx or abs(y) > by else 0.0)
+        if cost >= best_cost:
+            continue
+        cost += 1e3 * sum(abs(x - px) < ow and abs(y - py) < oh for px, py, ow, oh in others)
+        if cost == 0.0:
+            return x, y
+        if cost < best_cost:
+            best, best_cost = (x, y), cost
+    return best
 
 
 def line(

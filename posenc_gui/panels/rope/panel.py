@@ -110,7 +110,7 @@ class RopePanel(CircleViews, CurveViews, MatrixViews, ReadoutViews):
         self.view("circle", self.circle_plot, (*circle_inputs, "circle_size"),
                   self._refresh_circle,
                   key=lambda c: (c["query_key"], c["scores"], c["rotation"],
-                                 c.values.as_int("pair"), self.circle_side()))  # fmt: skip
+                                 c.values.as_int("pair"), self.circle_view_size()))  # fmt: skip
         self.view(
             "circle_formula", self.circle_formula, (*circle_inputs, "frequency"),
             self._refresh_circle_formula,

@@ -320,6 +320,11 @@ class PixelText(PaddedItem):
             self._size = (size.width(), size.height())
         return self._size
 
+    def ink_size(self) -> tuple[float, float]:
+        """Width and height (pixels) of the text itself: its document without the margins."""
+        w, h = self.text_size()
+        return w - 2 * _DOCUMENT_MARGIN, h - 2 * _DOCUMENT_MARGIN
+
     def points(self) -> tuple[np.ndarray, np.ndarray]:
         return self._xy
 

@@ -15,30 +15,37 @@ each step keeps it instead:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from posenc_gui.core.rope import nice_ceil
 
 
-def steady_limit(need: float, current: float | None, slack: float) -> float:
+def steady_limit(
+    need: float, current: float | None, slack: float, ceil: Callable[[float], float] = nice_ceil
+) -> float:
     """A limit that covers ``need`` and changes rarely: ``current`` while ``need <= current <=
-    slack·need``, else the nice limit :func:`~posenc_gui.core.rope.nice_ceil` of ``need``."""
+    slack·need``, else ``ceil(need)`` (by default the nice limit
+    :func:`~posenc_gui.core.rope.nice_ceil`)."""
     if current is not None and need <= current <= slack * need:
         return current
-    return nice_ceil(need)
+    return ceil(need)
 
 
 class SteadyLimit:
     """A limit kept while the data fills more than ``1/slack`` of it (see :func:`steady_limit`)."""
 
-    __slots__ = ("slack", "value")
+    __slots__ = ("ceil", "slack", "value")
 
-    def __init__(self, slack: float) -> None:
+    def __init__(self, slack: float, ceil: Callable[[float], float] = nice_ceil) -> None:
         self.slack = slack
+        #: The limit set for a need that left the band (see :func:`steady_limit`).
+        self.ceil = ceil
         #: The limit shown (None: none yet).
         self.value: float | None = None
 
     def fit(self, need: float) -> tuple[float, bool]:
         """The limit for data that needs ``need``, and whether it changed."""
-        lim = steady_limit(need, self.value, self.slack)
+        lim = steady_limit(need, self.value, self.slack, self.ceil)
         changed = lim != self.value
         self.value = lim
         return lim, changed
