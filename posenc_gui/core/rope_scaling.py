@@ -399,7 +399,7 @@ def scale(
     is passed to the schemes that depend on it (``dynamic``, ``longrope``)."""
     check_choice(scheme, "scheme", SCHEMES)
     kw: dict[str, object] = dict(params or {})
-    fn: Callable[..., RopeScaling] = {
+    functions: dict[str, Callable[..., RopeScaling]] = {
         "default": default_scaling,
         "linear": linear_scaling,
         "ntk": ntk_scaling,
@@ -407,7 +407,8 @@ def scale(
         "yarn": yarn_scaling,
         "longrope": longrope_scaling,
         "llama3": llama3_scaling,
-    }[scheme]
+    }
+    fn = functions[scheme]
     if scheme in ("dynamic", "longrope"):
         kw["seq_len"] = seq_len
     try:
