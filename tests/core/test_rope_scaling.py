@@ -41,23 +41,23 @@ def theta(base: float, d: int) -> np.ndarray:
     return np.array([base ** (-(2.0 * i) / d) for i in range(d // 2)])
 
 
-def llama3_closed(base: float, d: int, s: float, lo: float, hi: float, L0: int) -> np.ndarray:
+def llama3_closed(base: float, d: int, s: float, lo: float, hi: float, l0: int) -> np.ndarray:
     out = []
     for t in theta(base, d):
         wavelen = 2 * math.pi / t
-        if wavelen < L0 / hi:
+        if wavelen < l0 / hi:
             out.append(t)
-        elif wavelen > L0 / lo:
+        elif wavelen > l0 / lo:
             out.append(t / s)
         else:
-            sigma = (L0 / wavelen - lo) / (hi - lo)
+            sigma = (l0 / wavelen - lo) / (hi - lo)
             out.append((1 - sigma) * t / s + sigma * t)
     return np.array(out)
 
 
-def yarn_ends(base: float, d: int, L0: int, fast: float, slow: float, trunc: bool) -> tuple:
-    def dim_of(rotations: float) -> float:  # the dim at which L0 makes `rotations` turns
-        return d * math.log(L0 / (2 * math.pi * rotations)) / (2 * math.log(base))
+def yarn_ends(base: float, d: int, l0: int, fast: float, slow: float, trunc: bool) -> tuple:
+    def dim_of(rotations: float) -> float:  # the dim at which l0 makes `rotations` turns
+        return d * math.log(l0 / (2 * math.pi * rotations)) / (2 * math.log(base))
 
     lo, hi = dim_of(fast), dim_of(slow)
     if trunc:
@@ -66,9 +66,9 @@ def yarn_ends(base: float, d: int, L0: int, fast: float, slow: float, trunc: boo
 
 
 def yarn_closed(
-    base: float, d: int, s: float, L0: int, fast: float = 32, slow: float = 1, trunc: bool = True
+    base: float, d: int, s: float, l0: int, fast: float = 32, slow: float = 1, trunc: bool = True
 ) -> np.ndarray:
-    lo, hi = yarn_ends(base, d, L0, fast, slow, trunc)
+    lo, hi = yarn_ends(base, d, l0, fast, slow, trunc)
     if lo == hi:
         hi += 0.001
     out = []
@@ -93,8 +93,10 @@ def preset_ids() -> list[str]:
 
 
 def test_the_presets_of_the_issue_are_bundled() -> None:
-    wanted = {"llama-2-7b", "llama-3-8b", "llama-3.1-8b", "mistral-7b-v0.1", "mistral-7b-v0.3",
-              "qwen2.5-7b", "qwen2.5-7b-yarn", "gpt-neox-20b", "deepseek-v3", "gemma-2-9b"}  # fmt: skip
+    wanted = {
+        *("llama-2-7b", "llama-3-8b", "llama-3.1-8b", "mistral-7b-v0.1", "mistral-7b-v0.3"),
+        *("qwen2.5-7b", "qwen2.5-7b-yarn", "gpt-neox-20b", "deepseek-v3", "gemma-2-9b"),
+    }
     assert wanted <= set(preset_ids())
 
 
@@ -110,13 +112,14 @@ def test_preset_inverse_frequencies_match_the_closed_form(preset: str) -> None:
     if kind == "default":
         expected, attention = theta(base, d), 1.0
     elif kind == "llama3":
-        expected = llama3_closed(base, d, rs["factor"], rs["low_freq_factor"],
-                                 rs["high_freq_factor"], rs["original_max_position_embeddings"])  # fmt: skip
+        lo, hi, l0 = (rs[k] for k in ("low_freq_factor", "high_freq_factor",
+                                      "original_max_position_embeddings"))  # fmt: skip
+        expected = llama3_closed(base, d, rs["factor"], lo, hi, l0)
         attention = 1.0
     elif kind == "yarn":
         s = rs["factor"]
-        L0 = rs.get("original_max_position_embeddings") or raw["max_position_embeddings"]
-        expected = yarn_closed(base, d, s, L0, rs.get("beta_fast", 32), rs.get("beta_slow", 1))
+        l0 = rs.get("original_max_position_embeddings") or raw["max_position_embeddings"]
+        expected = yarn_closed(base, d, s, l0, rs.get("beta_fast", 32), rs.get("beta_slow", 1))
         m, mall = rs.get("mscale"), rs.get("mscale_all_dim")
         attention = (0.1 * m * math.log(s) + 1) / (0.1 * mall * math.log(s) + 1) if m and mall \
             else 0.1 * math.log(s) + 1  # fmt: skip
@@ -149,10 +152,10 @@ def test_qwen_yarn_attention_factor_is_the_paper_one() -> None:
 
 # -- Llama 3 bands -----------------------------------------------------------------------------
 def test_llama31_band_counts_follow_the_rule() -> None:
-    base, d, L0 = 500000.0, 128, 8192
+    base, d, l0 = 500000.0, 128, 8192
     wavelen = 2 * math.pi / theta(base, d)
-    kept = int((wavelen < L0 / 4.0).sum())
-    divided = int((wavelen > L0 / 1.0).sum())
+    kept = int((wavelen < l0 / 4.0).sum())
+    divided = int((wavelen > l0 / 1.0).sum())
     smoothed = d // 2 - kept - divided
     c = load_preset("llama-3.1-8b")
     r = scale(c.rope_type, c.rope_theta, c.rotary_dim, c.scheme_params())
@@ -178,12 +181,12 @@ def test_llama3_arguments_are_checked() -> None:
 # -- YaRN --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("trunc", [True, False])
 def test_yarn_ramp_endpoints(trunc: bool) -> None:
-    base, d, s, L0 = 10000.0, 128, 16.0, 4096
-    lo, hi = yarn_ends(base, d, L0, 32, 1, trunc)
-    assert yarn_correction_range(32, 1, d, base, L0, trunc) == (lo, hi)
+    base, d, s, l0 = 10000.0, 128, 16.0, 4096
+    lo, hi = yarn_ends(base, d, l0, 32, 1, trunc)
+    assert yarn_correction_range(32, 1, d, base, l0, trunc) == (lo, hi)
     assert (lo == int(lo)) is True if trunc else lo != int(lo)
-    r = yarn_scaling(base, d, s, L0, truncate=trunc)
-    close(r.inv_freq, yarn_closed(base, d, s, L0, trunc=trunc))
+    r = yarn_scaling(base, d, s, l0, truncate=trunc)
+    close(r.inv_freq, yarn_closed(base, d, s, l0, trunc=trunc))
     j = torch.arange(d // 2, dtype=torch.float64)
     assert (r.scale[j <= lo] == 1.0).all()  # below the low end: exactly kept
     close(r.scale[j >= hi], np.full(int((j >= hi).sum()), s))  # above the high end: divided
@@ -243,13 +246,13 @@ def test_dynamic_ntk_is_the_default_up_to_the_original_length(length: int | None
 
 @pytest.mark.parametrize("length", [4097, 8192, 65536])
 def test_dynamic_ntk_above_the_original_length(length: int) -> None:
-    s, L0, d = 4.0, 4096, 128
-    effective = s * length / L0 - (s - 1)
-    r = dynamic_ntk_scaling(10000.0, d, s, L0, length)
+    s, l0, d = 4.0, 4096, 128
+    effective = s * length / l0 - (s - 1)
+    r = dynamic_ntk_scaling(10000.0, d, s, l0, length)
     close(r.inv_freq, ntk_closed(10000.0, d, effective))
     assert float(r.scale[-1]) == pytest.approx(effective, rel=1e-12)
     assert r.bounds["factor"] == pytest.approx(effective)
-    longer = dynamic_ntk_scaling(10000.0, d, s, L0, length * 2)
+    longer = dynamic_ntk_scaling(10000.0, d, s, l0, length * 2)
     assert (longer.inv_freq[1:] < r.inv_freq[1:]).all()  # a longer input slows every pair
 
 
