@@ -371,7 +371,7 @@ def _preset_file(preset_id: str) -> dict[str, object]:
 def presets() -> list[PresetInfo]:
     """The bundled model configurations, sorted by id."""
     out = []
-    for path in sorted(PRESETS_DIR.glob("*.json")):
+    for path in sorted(PRESETS_DIR.glob("*.json"), key=lambda p: p.stem):
         data = json.loads(path.read_text(encoding="utf-8"))
         out.append(PresetInfo(path.stem, str(data["title"]), str(data["source"])))
     return out
