@@ -350,7 +350,7 @@ class Driver:
         if kind in ("session_save", "session_open"):
             return Event(kind, "", rng.randrange(SESSION_SLOTS))
         if kind == "wait":
-            return Event(kind, "", rng.choice((10, 40, 120)))
+            return Event(kind, "", rng.choice((5, 20, 60)))
         return None
 
     # -- sending events -----------------------------------------------------------------------
@@ -561,7 +561,8 @@ def control_problems(panel: Any) -> list[str]:
                 if entry is not None and entry.edited:
                     continue  # the user's typed text, not applied yet
                 shown = w.value()
-                tol = 0.0 if p.kind == "int" else 0.5 * 10.0**-p.decimals
+                # a real shows the state's value rounded to the field's decimals (23.55 as 23.6)
+                tol = 0.0 if p.kind == "int" else 0.5 * 10.0**-p.decimals * (1 + 1e-9)
                 ok = math.isclose(float(shown), float(value), rel_tol=1e-9, abs_tol=tol)  # type: ignore[arg-type]
             if not ok:
                 found.append(f"{wname} shows {shown!r}, the state holds {value!r}")
@@ -671,6 +672,8 @@ def shrink(
     with ``signature``: first the shortest reproducing suffix (1, 2, 4... last events), then
     delta debugging on it (chunks dropped while the failure stays), within ``seconds``; and
     whether that sequence was seen to reproduce it."""
+    if seconds <= 0:
+        return events, False  # not shrunk, not replayed
     deadline = time.monotonic() + seconds
 
     def fails(seq: list[Event]) -> bool:
