@@ -3,6 +3,9 @@
 
     python3 dev.py run [ARGS...]   # create .venv if needed, install, launch `posenc-gui ARGS...`
     python3 dev.py test [PYTEST ARGS...]  # same environment + test tools; ruff, mypy, then pytest
+    python3 dev.py fuzz [--events N] [--seed S] [--minutes M] [--json FILE]
+                                   # random GUI events on every tab, checked (offscreen);
+                                   # ends with `fuzz: N events, F failures, RSS A -> B MB`
 
 The virtual environment lives in `.venv/` next to this file. A stamp file records a hash of
 pyproject.toml, constraints.txt and this script; when none of them changed, nothing is reinstalled.
@@ -256,12 +259,23 @@ def check_display() -> bool:
     return True
 
 
+def fuzz_command(args: list[str]) -> list[str]:
+    """The command of ``dev.py fuzz ARGS``: the randomized GUI driver in the environment."""
+    return [str(_venv_bin("python")), "-m", "posenc_gui.testing.fuzz", *args]
+
+
+def fuzz_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """``environ`` for a fuzz run: the offscreen platform (no window on screen, no display
+    needed), as for the tests."""
+    return {**environ, "QT_QPA_PLATFORM": "offscreen"}
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in {"run", "test", "setup"}:
+    if not argv or argv[0] not in {"run", "test", "setup", "fuzz"}:
         print(__doc__)
         return 2
     command, rest = argv[0], argv[1:]
-    ensure_environment(with_tests=command in {"test", "setup"})
+    ensure_environment(with_tests=command in {"test", "setup", "fuzz"})
     if command == "run":
         if opens_window(rest) and not (check_gui_libraries() and check_display()):
             return 1
@@ -269,6 +283,9 @@ def main(argv: list[str]) -> int:
         return 128 - code if code < 0 else code  # killed by signal N: 128 + N, as a shell says
     if command == "test":
         return run_tests(rest)
+    if command == "fuzz":
+        code = subprocess.run(fuzz_command(rest), cwd=ROOT, env=fuzz_environment(os.environ))
+        return 128 - code.returncode if code.returncode < 0 else code.returncode
     return 0
 
 

@@ -20,6 +20,7 @@ import posenc_gui.qt  # noqa: F401  # first: the modules below skip PySide's sou
 from posenc_gui import APP_NAME, ORG_NAME, __version__
 from posenc_gui.state import ParamError, Value
 from posenc_gui.state.session import Session
+from posenc_gui.widgets import crash
 from posenc_gui.widgets.style import Style
 from posenc_gui.widgets.style import hub as style_hub
 
@@ -128,6 +129,8 @@ def run_gui(
     ``present``: start in presentation mode (``--present``).
     """
     app = create_application()
+    # An exception no slot caught: logged, shown with a Copy button, the window stays usable.
+    crash.install()
     window = build_window(tab, values, session=session, fresh=fresh)
     if deck is not None:
         window.deck.open_deck(*deck)

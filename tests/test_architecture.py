@@ -108,6 +108,7 @@ LAYERS = {
     "posenc_gui.main_window": 6,
     "posenc_gui.app": 7,
     "posenc_gui.cli": 8,
+    "posenc_gui.testing": 8,  # drives the whole window (app, main window) for tests
     "posenc_gui.__main__": 9,
 }
 #: No module of the package is longer than this (a reader holds one in their head).

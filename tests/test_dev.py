@@ -152,3 +152,12 @@ def test_real_plugin_if_installed(dev: ModuleType) -> None:
     out = subprocess.run(["ldd", str(dev.xcb_plugin_files()[0])], capture_output=True, text=True)
     for soname in dev.missing_libraries(out.stdout):
         assert soname in dev.XCB_PACKAGES or soname.startswith("libQt6"), soname
+
+
+def test_fuzz_runs_the_driver_offscreen(dev: ModuleType) -> None:
+    cmd = dev.fuzz_command(["--events", "10", "--seed", "3"])
+    assert cmd[1:4] == ["-m", "posenc_gui.testing.fuzz", "--events"]
+    assert cmd[-2:] == ["--seed", "3"]
+    env = dev.fuzz_environment({"QT_QPA_PLATFORM": "xcb", "HOME": "/h"})
+    assert env == {"QT_QPA_PLATFORM": "offscreen", "HOME": "/h"}
+    assert "fuzz" in (dev.__doc__ or "")

@@ -1,0 +1,1 @@
+"""Tools that drive the whole application for testing (the randomized GUI driver)."""
