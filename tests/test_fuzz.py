@@ -23,10 +23,7 @@ EVENTS = 10_000
 CHECK_EVERY = 25
 #: Failures known and owned elsewhere, tolerated by the CI run until fixed (each names its
 #: finding). A failure not listed here fails the test with its replay sequence.
-KNOWN: dict[str, str] = {
-    # issue 20, finding 4: the heatmap's hover read-out keeps a row beyond a lowered `dim`
-    "exception: ValueError: column must be in [#, #), got #": "heatmap hover (finding 4)",
-}
+KNOWN: dict[str, str] = {}
 
 
 def _raise_on_change(window: Any) -> None:
