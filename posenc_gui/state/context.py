@@ -137,8 +137,19 @@ def _scaling_of(key: tuple[Value, ...]) -> Any:
 
 
 def _scaling(v: Inputs) -> dict[str, Any]:
-    """The frequencies before and after scaling, per pair, and the bands."""
-    r = _scaling_of(_key(v))
+    """The frequencies before and after scaling, per pair, and the bands.
+
+    The same lists (the same objects) for values that give the same frequencies: only dynamic
+    NTK reads the length, so a length step with another scheme changes nothing here."""
+    key = _key(v)
+    if key[0] != "dynamic":
+        key = (*key[:-1], 1)
+    return dict(_scaling_dict(key))
+
+
+@lru_cache(maxsize=16)
+def _scaling_dict(key: tuple[Value, ...]) -> dict[str, Any]:
+    r = _scaling_of(key)
     return {
         "inv_freq": r.inv_freq.tolist(),
         "inv_freq_original": r.inv_freq_original.tolist(),
@@ -258,7 +269,7 @@ class ContextModel(TabModel):
     )  # fmt: skip
 
     groups = (
-        ReadoutGroup("preset", ("preset",), _preset),
+        ReadoutGroup("model", ("preset",), _preset),
         ReadoutGroup("scaling", SCALING_INPUTS, _scaling),
         ReadoutGroup("scores", SCALING_INPUTS, _scores),
     )
