@@ -24,7 +24,7 @@ import numpy as np
 import pyqtgraph as pg
 
 from posenc_gui.panels.base import Cell, Panel
-from posenc_gui.state.context import SCALING_INPUTS, ContextModel
+from posenc_gui.state.context import SCALING_INPUTS, SCHEME_LABELS, TAB_SCHEMES, ContextModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
 from posenc_gui.widgets.render.view_range import ShownRange
@@ -193,8 +193,7 @@ class ContextPanel(Panel):
         counts = sc["bands"]
         title = ctx["model"]["preset_title"]
         scheme = v.as_str("scheme")
-        label = dict(zip(ContextModel.param("scheme").choices,
-                         ContextModel.param("scheme").choice_labels, strict=True))[scheme]  # fmt: skip
+        label = SCHEME_LABELS[TAB_SCHEMES.index(scheme)]
         bands = ", ".join(
             span(st, role, f"{live(integer(counts[word]))} {word}")
             for role, word in zip(BAND_ROLES, BAND_WORDS, strict=True)

@@ -84,7 +84,7 @@ YARN = Paper(
     "2309.00071",
 )
 LLAMA3 = Paper(
-    "Grattafiori et al. (Llama Team, AI @ Meta)",
+    "Llama Team, AI @ Meta",
     2024,
     "The Llama 3 Herd of Models",
     "arXiv preprint",

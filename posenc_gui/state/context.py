@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from posenc_gui.state.model import Inputs, Limits, ReadoutGroup, TabModel
@@ -94,9 +94,9 @@ def config_values(cfg: ModelConfig) -> dict[str, Value]:
     }
 
 
-@lru_cache(maxsize=None)
+@cache
 def preset_values(preset_id: str) -> dict[str, Value]:
-    """The parameters preset ``preset_id`` sets (a copy is returned by the callers)."""
+    """The parameters preset ``preset_id`` sets (kept: read it, do not change it)."""
     return config_values(load_preset(preset_id))
 
 

@@ -555,11 +555,21 @@ def _context(v: Mapping[str, Value]) -> Snippet:
     ]  # fmt: skip
     yarn_mscale = scheme == "yarn" and float(v["mscale"]) > 0 and float(v["mscale_all_dim"]) > 0
     if scheme == "llama3":
-        params.append(_assign(("low_freq_factor", "high_freq_factor"),
-                              (v["low_freq_factor"], v["high_freq_factor"]), "Llama 3 bands"))
+        params.append(
+            _assign(
+                ("low_freq_factor", "high_freq_factor"),
+                (v["low_freq_factor"], v["high_freq_factor"]),
+                "Llama 3 bands",
+            )
+        )
     if scheme == "yarn":
-        params.append(_assign(("beta_fast", "beta_slow"), (v["beta_fast"], v["beta_slow"]),
-                              "YaRN ramp ends (turns in L0)"))
+        params.append(
+            _assign(
+                ("beta_fast", "beta_slow"),
+                (v["beta_fast"], v["beta_slow"]),
+                "YaRN ramp ends (turns in L0)",
+            )
+        )
     if yarn_mscale:
         params.append(_assign(("mscale", "mscale_all_dim"), (v["mscale"], v["mscale_all_dim"]),
                               "YaRN attention factor (DeepSeek)"))  # fmt: skip
@@ -578,8 +588,10 @@ def _context(v: Mapping[str, Value]) -> Snippet:
                      "(0.1 * mscale_all_dim * math.log(s) + 1) if s > 1 else 1.0, "
                      "dtype=torch.float64)")  # fmt: skip
     else:
-        attention = ("attention_factor = torch.tensor(0.1 * math.log(s) + 1 if s > 1 else 1.0, "
-                     "dtype=torch.float64)")
+        attention = (
+            "attention_factor = torch.tensor(0.1 * math.log(s) + 1 if s > 1 else 1.0, "
+            "dtype=torch.float64)"
+        )
     plain_body = [
         "inv_freq_original = 1.0 / base ** (torch.arange(0, d, 2, dtype=torch.float64) / d)",
         *_CONTEXT_PLAIN[scheme],
