@@ -24,7 +24,7 @@ import numpy as np
 import pyqtgraph as pg
 
 from posenc_gui.panels.base import Cell, Panel
-from posenc_gui.state.context import SCALING_INPUTS, SCHEME_LABELS, TAB_SCHEMES, ContextModel
+from posenc_gui.state.context import SCHEME_LABELS, TAB_SCHEMES, ContextModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
 from posenc_gui.widgets.render.view_range import ShownRange
@@ -37,6 +37,8 @@ BAND_WORDS = ("kept", "smoothed", "divided")
 BEFORE_ROLE = "guide"
 AFTER_ROLE = "query"
 LENGTH_ROLE = "ink"
+#: The parameters the read-out block names.
+READOUT_INPUTS = ("scheme", "factor", "base", "dim", "original_length", "seq_len")
 #: Share of the data's extent left on either side of an axis.
 MARGIN = 0.02
 
@@ -107,9 +109,9 @@ class ContextPanel(Panel):
         self.view("scale_factor", self.sc_plot, ("scaling", "factor"), self._refresh_scale,
                   key=_scale_key)  # fmt: skip
         self.view("scores", self.score_plot, ("scores", "original_length", "seq_len"),
-                  self._refresh_scores)  # fmt: skip
-        self.view("readout", self.readout_label, ("model", "scaling", *SCALING_INPUTS),
-                  self._refresh_readout)  # fmt: skip
+                  self._refresh_scores, key=_scores_key)  # fmt: skip
+        self.view("readout", self.readout_label, ("model", "scaling", *READOUT_INPUTS),
+                  self._refresh_readout, key=_readout_key)  # fmt: skip
 
         self.place(
             [model_box, length_box, llama_box, yarn_box],
@@ -127,8 +129,9 @@ class ContextPanel(Panel):
         after = np.log10(np.asarray(sc["wavelength"], dtype=np.float64))
         band = np.asarray(sc["band"], dtype=np.int64)
         i = np.arange(band.size, dtype=np.float64)
-        if self.shown.changed("wavelengths", (Same(sc["wavelength"]), Same(sc["band"]))):
+        if self.shown.changed("wl_before", Same(sc["wavelength_original"])):
             self.wl_before.setData(i, before)
+        if self.shown.changed("wavelengths", (Same(sc["wavelength"]), Same(sc["band"]))):
             self.wl_after.setData(i, after)
             _band_dots(self.wl_dots, i, after, band)
             for line, at in zip(self.wl_bounds, _band_edges(band), strict=True):
@@ -172,7 +175,8 @@ class ContextPanel(Panel):
         before = np.asarray(sr["score_before"], dtype=np.float64)
         after = np.asarray(sr["score_after"], dtype=np.float64)
         log_r = np.log10(r)
-        self.score_before.setData(log_r, before)
+        if self.shown.changed("score_before", Same(sr["score_before"])):
+            self.score_before.setData(log_r, before)
         self.score_after.setData(log_r, after)
         v = ctx.values
         l0, length = v.as_int("original_length"), v.as_int("seq_len")
@@ -221,6 +225,19 @@ def _wavelength_key(ctx: Context) -> tuple[object, ...]:
     """The wavelength plot shows the lists of the scaling (by identity) and the two lengths."""
     sc, v = ctx["scaling"], ctx.values
     return Same(sc["wavelength"]), Same(sc["band"]), v["original_length"], v["seq_len"]
+
+
+def _scores_key(ctx: Context) -> tuple[object, ...]:
+    """The score plot shows the two score lists (by identity) and the two lengths."""
+    sr, v = ctx["scores"], ctx.values
+    return Same(sr["score_before"]), Same(sr["score_after"]), v["original_length"], v["seq_len"]
+
+
+def _readout_key(ctx: Context) -> tuple[object, ...]:
+    """The read-out block shows the model's title, the scaling (by identity) and the values
+    it names."""
+    return (ctx["model"]["preset_title"], Same(ctx["scaling"]["inv_freq"]),
+            *(ctx.values[n] for n in READOUT_INPUTS))  # fmt: skip
 
 
 def _scale_key(ctx: Context) -> tuple[object, ...]:

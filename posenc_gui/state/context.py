@@ -103,7 +103,9 @@ def preset_values(preset_id: str) -> dict[str, Value]:
 def scheme_kwargs(v: Mapping[str, Value]) -> dict[str, object]:
     """Keyword arguments of :func:`posenc_gui.core.rope_scaling.scale` for the tab's values."""
     scheme = str(v["scheme"])
-    factor, original = float(v["factor"]), int(v["original_length"])
+    if scheme == "default":
+        return {}
+    factor, original = float(v["factor"]), int(v.get("original_length") or 1)
     if scheme in ("linear", "ntk"):
         return {"factor": factor}
     if scheme == "dynamic":
@@ -123,74 +125,124 @@ def scheme_kwargs(v: Mapping[str, Value]) -> dict[str, object]:
     return {}
 
 
-def _key(v: Inputs) -> tuple[Value, ...]:
-    return tuple(v[n] for n in SCALING_INPUTS)
+#: The parameters each scheme reads (besides base and dim): the others are left out of the
+#: key its numbers are kept under, so a step of one of them gives the same lists (the same
+#: objects) and the views that show them are not run.
+SCHEME_READS: dict[str, tuple[str, ...]] = {
+    "default": (),
+    "linear": ("factor",),
+    "ntk": ("factor",),
+    "dynamic": ("factor", "original_length", "seq_len"),
+    "yarn": ("factor", "original_length", "beta_fast", "beta_slow", "mscale", "mscale_all_dim"),
+    "llama3": ("factor", "original_length", "low_freq_factor", "high_freq_factor"),
+}
+
+
+def _key(v: Mapping[str, Value]) -> tuple[Value | None, ...]:
+    """The values the scheme reads, in :data:`SCALING_INPUTS` order (``None`` for the rest)."""
+    reads = {"scheme", "base", "dim", *SCHEME_READS[str(v["scheme"])]}
+    return tuple(v[n] if n in reads else None for n in SCALING_INPUTS)
 
 
 @lru_cache(maxsize=16)
-def _scaling_of(key: tuple[Value, ...]) -> Any:
+def _scaling_of(key: tuple[Value | None, ...]) -> Any:
     from posenc_gui.core.rope_scaling import scale
 
-    v = dict(zip(SCALING_INPUTS, key, strict=True))
+    v = {n: x for n, x in zip(SCALING_INPUTS, key, strict=True) if x is not None}
+    seq_len = v.get("seq_len")
     return scale(str(v["scheme"]), float(v["base"]), int(v["dim"]), scheme_kwargs(v),
-                 seq_len=int(v["seq_len"]))  # fmt: skip
+                 seq_len=None if seq_len is None else int(seq_len))  # fmt: skip
+
+
+@lru_cache(maxsize=8)
+def _original(base: float, dim: int) -> tuple[list[float], list[float]]:
+    """``θ_i`` and ``λ_i`` before scaling (the same lists for the same base and dim)."""
+    from posenc_gui.core.rope_scaling import rope_inv_freq
+
+    inv = rope_inv_freq(base, dim)
+    return inv.tolist(), (2.0 * math.pi / inv).tolist()
 
 
 def _scaling(v: Inputs) -> dict[str, Any]:
     """The frequencies before and after scaling, per pair, and the bands.
 
-    The same lists (the same objects) for values that give the same frequencies: only dynamic
-    NTK reads the length, so a length step with another scheme changes nothing here."""
-    key = _key(v)
-    if key[0] != "dynamic":
-        key = (*key[:-1], 1)
-    return dict(_scaling_dict(key))
+    The same lists (the same objects) for values that give the same frequencies: a step of a
+    parameter the scheme does not read changes nothing here."""
+    return dict(_scaling_dict(_key(v)))
 
 
 @lru_cache(maxsize=16)
-def _scaling_dict(key: tuple[Value, ...]) -> dict[str, Any]:
+def _scaling_dict(key: tuple[Value | None, ...]) -> dict[str, Any]:
     r = _scaling_of(key)
+    inv_orig, wl_orig = _original(_base(key), _dim(key))
     return {
         "inv_freq": r.inv_freq.tolist(),
-        "inv_freq_original": r.inv_freq_original.tolist(),
+        "inv_freq_original": inv_orig,
         "attention_factor": float(r.attention_factor),
         "scale": r.scale.tolist(),
         "band": r.band.tolist(),
         "bands": r.band_counts(),
         "wavelength": (2.0 * math.pi / r.inv_freq).tolist(),
-        "wavelength_original": (2.0 * math.pi / r.inv_freq_original).tolist(),
+        "wavelength_original": wl_orig,
         "bounds": {k: float(x) for k, x in r.bounds.items()},
     }
+
+
+def _base(key: tuple[Value | None, ...]) -> float:
+    return float(key[SCALING_INPUTS.index("base")])  # type: ignore[arg-type]
+
+
+def _dim(key: tuple[Value | None, ...]) -> int:
+    return int(key[SCALING_INPUTS.index("dim")])  # type: ignore[arg-type]
 
 
 def score_distances(seq_len: int) -> list[int]:
     """The distances of the score curves: about :data:`SCORE_SAMPLES` whole numbers, log-spaced
     from 1 to ``seq_len``."""
     n = min(SCORE_SAMPLES, seq_len)
-    out = sorted({round(math.exp(math.log(seq_len) * k / (n - 1))) for k in range(n)})
-    return out
+    return sorted({round(math.exp(math.log(seq_len) * k / (n - 1))) for k in range(n)})
 
 
 @lru_cache(maxsize=8)
-def _scores_of(key: tuple[Value, ...]) -> dict[str, Any]:
+def _distances(seq_len: int) -> Any:
     import torch
 
+    return torch.tensor(score_distances(seq_len), dtype=torch.float64)
+
+
+def _mean_cos(dist: Any, inv_freq: Any) -> Any:
+    import torch
+
+    return torch.cos(dist[:, None] * inv_freq[None, :]).mean(dim=1)
+
+
+@lru_cache(maxsize=8)
+def _scores_before(base: float, dim: int, seq_len: int) -> tuple[list[float], list[float]]:
+    """The distances and the score before scaling (the same lists for the same inputs)."""
+    from posenc_gui.core.rope_scaling import rope_inv_freq
+
+    dist = _distances(seq_len)
+    return dist.tolist(), _mean_cos(dist, rope_inv_freq(base, dim)).tolist()
+
+
+@lru_cache(maxsize=8)
+def _scores_after(key: tuple[Value | None, ...], seq_len: int) -> list[float]:
     r = _scaling_of(key)
-    seq_len = int(dict(zip(SCALING_INPUTS, key, strict=True))["seq_len"])
-    dist = torch.tensor(score_distances(seq_len), dtype=torch.float64)
-    before = torch.cos(dist[:, None] * r.inv_freq_original[None, :]).mean(dim=1)
     att = float(r.attention_factor)
-    after = att * att * torch.cos(dist[:, None] * r.inv_freq[None, :]).mean(dim=1)
-    return {
-        "score_distance": dist.tolist(),
-        "score_before": before.tolist(),
-        "score_after": after.tolist(),
-    }
+    after: list[float] = (att * att * _mean_cos(_distances(seq_len), r.inv_freq)).tolist()
+    return after
 
 
 def _scores(v: Inputs) -> dict[str, Any]:
-    """``q·R_r k / d`` for ``q = k = (1, …, 1)`` before and after scaling."""
-    return dict(_scores_of(_key(v)))
+    """``q·R_r k / d`` for ``q = k = (1, …, 1)`` before and after scaling, at the distances
+    :func:`score_distances` of ``seq_len`` (the after-score times the attention factor²)."""
+    key, seq_len = _key(v), v.as_int("seq_len")
+    dist, before = _scores_before(v.as_float("base"), v.as_int("dim"), seq_len)
+    return {
+        "score_distance": dist,
+        "score_before": before,
+        "score_after": _scores_after(key, seq_len),
+    }
 
 
 def _preset(v: Inputs) -> dict[str, Any]:
