@@ -2,7 +2,7 @@
 
 Side column: the model (a bundled configuration or custom) and the scheme with every one of its
 parameters; the read-out block (model, scheme, factor, attention factor, band counts).
-Grid: top left every pair's wavelength ``λ_i = 2π/θ_i`` before (dashed) and after scaling,
+Grid: top left every pair's wavelength ``λ_i = 2π/θ_i`` before (grey) and after scaling,
 the scaled pairs coloured by band (kept / smoothed / divided), the original length ``L₀`` and
 the context length ``L`` as horizontal lines and the band boundaries as vertical ones (log
 axis); top right the per-pair factor ``θ_i/θ'_i`` (log axis) with the factor ``s``; bottom the
@@ -39,6 +39,8 @@ AFTER_ROLE = "query"
 LENGTH_ROLE = "ink"
 #: The parameters the read-out block names.
 READOUT_INPUTS = ("scheme", "factor", "base", "dim", "original_length", "seq_len")
+#: The score axis ends at multiples of this.
+SCORE_STEP = 0.025
 #: Share of the data's extent left on either side of an axis.
 MARGIN = 0.02
 
@@ -62,22 +64,22 @@ class ContextPanel(Panel):
         # ---- wavelengths ----------------------------------------------------------------------
         self.wl_plot = styled.plot(
             b, self, "context_wavelength_plot", "Wavelength of each pair, before and after",
-            "pair i", "λ<sub>i</sub> = 2π/θ<sub>i</sub> (tokens)", grid=True,
+            "pair i", "λ<sub>i</sub> = 2π/θ<sub>i</sub> (tokens)", grid=False,
         )  # fmt: skip
         self.wl_plot.setLogMode(x=False, y=True)
         self.wl_plot.getAxis("left").setStyle(autoReduceTextSpace=False)
         self.wl_range = ShownRange(self.wl_plot)
-        self.wl_before = styled.line(b, self.wl_plot, BEFORE_ROLE, "line", "dash", keep=False)
+        self.wl_before = styled.pixel_curve(b, self.wl_plot, BEFORE_ROLE, "line")
         self.wl_after = styled.pixel_curve(b, self.wl_plot, AFTER_ROLE, "line")
         self.wl_dots = [styled.markers(b, self.wl_plot, r, "dot") for r in BAND_ROLES]
         self.wl_original = styled.vline(b, self.wl_plot, LENGTH_ROLE, angle=0, line="dash")
         self.wl_target = styled.vline(b, self.wl_plot, LENGTH_ROLE, angle=0, line="dot")
-        self.wl_bounds = [styled.vline(b, self.wl_plot, "guide", line="dot") for _ in range(2)]
+        self.wl_bounds = [styled.vline(b, self.wl_plot, "guide", line="solid") for _ in range(2)]
 
         # ---- per-pair scale factor ------------------------------------------------------------
         self.sc_plot = styled.plot(
             b, self, "context_scale_plot", "Factor of each pair θ<sub>i</sub>/θ'<sub>i</sub>",
-            "pair i", "θ<sub>i</sub>/θ'<sub>i</sub>", grid=True,
+            "pair i", "θ<sub>i</sub>/θ'<sub>i</sub>", grid=False,
         )  # fmt: skip
         self.sc_plot.setLogMode(x=False, y=True)
         self.sc_plot.getAxis("left").setStyle(autoReduceTextSpace=False)
@@ -89,7 +91,7 @@ class ContextPanel(Panel):
         # ---- score against distance ---------------------------------------------------------
         self.score_plot = styled.plot(
             b, self, "context_score_plot", "Score against distance, before and after scaling",
-            "distance r (tokens)", "q·R<sub>r</sub>k / d", grid=True,
+            "distance r (tokens)", "q·R<sub>r</sub>k / d", grid=False,
         )  # fmt: skip
         self.score_plot.setLogMode(x=True, y=False)
         self.score_range = ShownRange(self.score_plot)
@@ -101,7 +103,9 @@ class ContextPanel(Panel):
         for plot in (self.wl_plot, self.sc_plot, self.score_plot):
             styled.cache_texts(plot)
         #: Lines whose pixels are kept only while a step leaves them alone.
-        self.kept_lines = (self.wl_after, self.sc_curve, self.score_before, self.score_after)
+        self.kept_lines = (
+            self.wl_before, self.wl_after, self.sc_curve, self.score_before, self.score_after,
+        )  # fmt: skip
 
         # ---- views ----------------------------------------------------------------------------
         self.view("wavelengths", self.wl_plot, ("scaling", "original_length", "seq_len"),
@@ -117,9 +121,9 @@ class ContextPanel(Panel):
             [model_box, length_box, llama_box, yarn_box],
             [
                 Cell(self.wl_plot, 0, 0), Cell(self.sc_plot, 0, 1),
-                Cell(self.readout_label, 1, 0, 1, 2), Cell(self.score_plot, 2, 0, 1, 2),
+                Cell(self.score_plot, 1, 0), Cell(self.readout_label, 1, 1),
             ],
-            row_stretch={0: 1, 2: 1}, col_stretch={0: 1, 1: 1},
+            row_stretch={0: 1, 1: 1}, col_stretch={0: 1, 1: 1},
         )  # fmt: skip
 
     # -- wavelengths ----------------------------------------------------------------------------
@@ -160,8 +164,10 @@ class ContextPanel(Panel):
         _band_dots(self.sc_dots, i, log_ratio, band)
         s = ctx.values.as_float("factor")
         _place(self.sc_factor, math.log10(s))
-        top = max(math.log10(s), float(log_ratio.max()))
-        low = min(0.0, float(log_ratio.min()))
+        # the ends at the minor ticks around the data: a factor step moves the axis only when
+        # the factor passes one (1, 2 … 9, 10, 20 …)
+        top = _minor_tick_above(max(math.log10(s), float(log_ratio.max())))
+        low = _minor_tick_below(min(0.0, float(log_ratio.min())))
         pad = 0.04 * (top - low) if top > low else 0.05
         self.sc_range.show(_pairs_range(ratio.size), (low - pad, top + pad))
         ctx.record("pair", i, "pair i")
@@ -183,10 +189,10 @@ class ContextPanel(Panel):
         _place(self.score_original, math.log10(l0) if l0 <= length else None)
         _place(self.score_target, math.log10(length))
         end = float(log_r[-1])
-        top = max(float(after.max()), float(before.max()))
-        low = min(float(after.min()), float(before.min()))
-        pad = 0.04 * (top - low) if top > low else 0.05
-        self.score_range.show((-MARGIN * end, (1 + MARGIN) * end), (low - pad, top + pad))
+        # the ends rounded out to SCORE_STEP: a step moves the axis only when the data pass one
+        top = math.ceil(max(float(after.max()), float(before.max())) / SCORE_STEP) * SCORE_STEP
+        low = math.floor(min(float(after.min()), float(before.min())) / SCORE_STEP) * SCORE_STEP
+        self.score_range.show((-MARGIN * end, (1 + MARGIN) * end), (low, top))
         ctx.record("distance", r, "distance r (log-spaced samples)", "tokens")
         ctx.record("score_before", before, "q·R_r k/d before scaling, q = k = 1")
         ctx.record("score_after", after, "q·R'_r k/d after scaling, times att²")
@@ -244,6 +250,18 @@ def _scale_key(ctx: Context) -> tuple[object, ...]:
     """The factor plot shows the per-pair factors (by identity) and ``s``."""
     sc = ctx["scaling"]
     return Same(sc["scale"]), Same(sc["band"]), ctx.values["factor"]
+
+
+def _minor_tick_above(v: float) -> float:
+    """On a log axis (``v`` a logarithm), the tick ``c·10^k`` (``c = 1 … 10``) at or above."""
+    e = math.floor(v)
+    return e + math.log10(math.ceil(10.0 ** (v - e) - 1e-9))
+
+
+def _minor_tick_below(v: float) -> float:
+    """On a log axis, the tick ``c·10^k`` at or below ``10^v``."""
+    e = math.floor(v)
+    return e + math.log10(max(math.floor(10.0 ** (v - e) + 1e-9), 1))
 
 
 def _pairs_range(n: int) -> tuple[float, float]:

@@ -49,7 +49,7 @@ PRESET_TITLES: dict[str, str] = {p.id: p.title for p in presets()}
 DEFAULT_PRESET = "llama-3.1-8b"
 #: Distances at which the score curves are computed (log-spaced ``1 … seq_len``, whole
 #: numbers, duplicates removed): about the pixels of a wide plot.
-SCORE_SAMPLES = 1200
+SCORE_SAMPLES = 600
 #: The parameters a preset sets (all but the preset itself).
 SCHEME_PARAMS: tuple[str, ...] = (
     "scheme", "base", "dim", "factor", "original_length", "low_freq_factor",
