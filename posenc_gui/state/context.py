@@ -328,7 +328,7 @@ class ContextModel(TabModel):
 
     figures = ("wavelengths", "scale_factor", "scores", "readout")
     figure_pairs = (("wavelengths", "readout"),)
-    animated = "factor"
+    animated = "seq_len"
 
     @classmethod
     def limits(cls, values: Mapping[str, Value]) -> Limits:
