@@ -63,7 +63,7 @@ class ContextPanel(Panel):
 
         # ---- wavelengths ----------------------------------------------------------------------
         self.wl_plot = styled.plot(
-            b, self, "context_wavelength_plot", "Wavelength of each pair, before and after",
+            b, self, "context_wavelength_plot", "Wavelengths before and after",
             "pair i", "λ<sub>i</sub> = 2π/θ<sub>i</sub> (tokens)", grid=False,
         )  # fmt: skip
         self.wl_plot.setLogMode(x=False, y=True)
@@ -90,7 +90,7 @@ class ContextPanel(Panel):
 
         # ---- score against distance ---------------------------------------------------------
         self.score_plot = styled.plot(
-            b, self, "context_score_plot", "Score against distance, before and after scaling",
+            b, self, "context_score_plot", "Score against distance",
             "distance r (tokens)", "q·R<sub>r</sub>k / d", grid=False,
         )  # fmt: skip
         self.score_plot.setLogMode(x=True, y=False)
