@@ -121,6 +121,7 @@ LARGEST: dict[str, dict[str, Any]] = {
     "rope": {"dim": 512, "range_max": MAXIMUM},
     "alibi": {"heads": 64, "positions": MAXIMUM, "dim": MAXIMUM, "samples": MAXIMUM},
     "encodings": {"positions": MAXIMUM, "dim": MAXIMUM},
+    "context": {"dim": MAXIMUM, "seq_len": MAXIMUM},
 }
 
 MIN_STEPS = 200  # timed steps per tab and scenario, at least

@@ -4,7 +4,7 @@
     posenc-gui [--session F | --fresh] --deck F [--step N]      open the window on a lesson deck
     posenc-gui render [--session F] [--tab ID] [--set ...] [--figure ID] --out F.png|F.svg
                       [--size WxH]             the tab, or one figure, exactly WxH
-    posenc-gui values [--session F] [--tab ID] [--set ...] [--no-series]
+    posenc-gui values [--session F] [--tab ID] [--config F] [--set ...] [--no-series]
                       JSON: parameters, read-outs and every array shown
     posenc-gui params [--tab ID]                             JSON: parameters, ranges, figure ids
     posenc-gui code [--session F] [--tab ID] [--set ...] [--plain]   a PyTorch snippet of the tab
@@ -89,6 +89,12 @@ def _parser(command: str) -> argparse.ArgumentParser:
         )  # fmt: skip
     else:
         p.add_argument("--tab", metavar="ID", help="only this tab")
+    if command in ("gui", "render", "values", "code"):
+        p.add_argument(
+            "--config", metavar="FILE",
+            help="a model's config.json (Hugging Face style): the long-context tab with its "
+            "RoPE settings (--set applies on top)",
+        )  # fmt: skip
     if command == "gui":
         p.add_argument(
             "--fresh", action="store_true",
@@ -327,6 +333,11 @@ def resolve_target(ns: argparse.Namespace, *, tab_required: bool = False) -> Tar
     from posenc_gui.state.registry import TAB_IDS, get_model
 
     session = load_session(ns.session) if ns.session else None
+    config = config_values(ns)
+    if config is not None:
+        if ns.tab not in (None, "context"):
+            raise UsageError(f"--config is read by the context tab, not by --tab {ns.tab}")
+        ns.tab = "context"
     tab = ns.tab if ns.tab is not None else (session.current_tab if session else None)
     if tab is None:
         if tab_required:
@@ -334,9 +345,24 @@ def resolve_target(ns: argparse.Namespace, *, tab_required: bool = False) -> Tar
         if ns.assignments:
             raise UsageError(f"--set needs --tab; tabs: {', '.join(TAB_IDS)}")
         return Target(session, None, {}, None)
-    given = parse_given(tab, ns.assignments)
+    given = {**(config or {}), **parse_given(tab, ns.assignments)}
     base = session.state(tab).values() if session is not None else None
     return Target(session, tab, given, get_model(tab).resolve(given, base))
+
+
+def config_values(ns: argparse.Namespace) -> dict[str, Value] | None:
+    """The context tab's values for ``--config FILE`` (``None`` without it); a malformed or
+    unsupported config is a :class:`UsageError` naming the field."""
+    path = getattr(ns, "config", None)
+    if path is None:
+        return None
+    from posenc_gui.state.context import values_for_config
+    from posenc_gui.state.model_config import ConfigError, read_config
+
+    try:
+        return values_for_config(read_config(path))
+    except ConfigError as err:
+        raise UsageError(str(err)) from None
 
 
 def _tab_and_values(target: Target) -> tuple[str, dict[str, Value]]:

@@ -62,6 +62,16 @@ PARAM_SETS: dict[str, list[dict[str, Value]]] = {
         {"scheme": "sinusoidal", "layout": "concat", "positions": 64, "dim": 32,
          "heatmap": "cosine"},
     ],
+    "context": [
+        {},
+        {"preset": "deepseek-v3"},
+        {"preset": "qwen2.5-7b-yarn", "seq_len": 50000},
+        {"scheme": "dynamic", "seq_len": 1_000_000, "factor": 3.5, "dim": 64, "base": 1e6},
+        {"scheme": "ntk", "factor": 16.0, "dim": 96},
+        {"scheme": "linear", "factor": 2.5},
+        {"preset": "llama-2-7b"},
+        {"scheme": "yarn", "mscale": 0.707, "mscale_all_dim": 0.5, "beta_fast": 8.0},
+    ],
 }  # fmt: skip
 CASES = [(t, i) for t in TAB_IDS for i in range(len(PARAM_SETS.get(t, [{}])))]
 VERSIONS = ("core", "plain")
@@ -200,10 +210,18 @@ def _encodings(v: Mapping[str, Value], r: Mapping[str, Any], o: Mapping[str, np.
     }
 
 
+def _context(v: Mapping[str, Value], r: Mapping[str, Any], o: Mapping[str, np.ndarray]) -> Checks:
+    return {
+        "inv_freq": (o["inv_freq"], r["inv_freq"]),
+        "inv_freq_original": (o["inv_freq_original"], r["inv_freq_original"]),
+        "attention_factor": (o["attention_factor"], r["attention_factor"]),
+    }
+
+
 #: Compared with the model's read-outs (the numbers the tab shows and ``values`` prints).
 READOUT_CHECKS: dict[str, Callable[..., Checks]] = {
     "sine": _sine, "heatmap": _heatmap, "rotation": _rotation, "rope": _rope, "alibi": _alibi,
-    "encodings": _encodings,
+    "encodings": _encodings, "context": _context,
 }  # fmt: skip
 
 
@@ -261,6 +279,12 @@ PANEL_CHECKS: dict[str, tuple[tuple[str, ...], PanelCheck]] = {
         "mask": (np.isinf(o["bias"]), d["heatmap"]["mask"].values),
     }),
     "encodings": (("table", "cosine"), lambda d, o: _encodings_panel(d, o)),
+    "context": (("inv_freq", "inv_freq_original"), lambda d, o: {
+        "inv_freq": (2 * np.pi / o["inv_freq"], d["wavelengths"]["wavelength"].values),
+        "inv_freq_original": (
+            2 * np.pi / o["inv_freq_original"], d["wavelengths"]["wavelength_original"].values
+        ),
+    }),
 }  # fmt: skip
 #: float32 sources (the app's naive/normalized/learned tables, images) are 1e-7 relative.
 RTOL = {"encodings": 1e-6}

@@ -69,6 +69,34 @@ GEHRING = Paper(
     "ICML 2017",
     "1705.03122",
 )
+PI = Paper(
+    "Chen, Wong, Chen & Tian",
+    2023,
+    "Extending Context Window of Large Language Models via Positional Interpolation",
+    "arXiv preprint",
+    "2306.15595",
+)
+YARN = Paper(
+    "Peng, Quesnelle, Fan & Shippole",
+    2023,
+    "YaRN: Efficient Context Window Extension of Large Language Models",
+    "ICLR 2024",
+    "2309.00071",
+)
+LLAMA3 = Paper(
+    "Llama Team, AI @ Meta",
+    2024,
+    "The Llama 3 Herd of Models",
+    "arXiv preprint",
+    "2407.21783",
+)
+LONGROPE = Paper(
+    "Ding, Zhang, Zhang, Xu, Shang, Xu, Yang & Yang",
+    2024,
+    "LongRoPE: Extending LLM Context Window Beyond 2 Million Tokens",
+    "ICML 2024",
+    "2402.13753",
+)
 
 ABOUT: dict[str, About] = {
     "sine": About(
@@ -193,6 +221,33 @@ ABOUT: dict[str, About] = {
             "Learned absolute position embeddings go back to convolutional sequence-to-sequence "
             "models (Gehring et al.); Vaswani et al. found them about as good as sinusoids and "
             "kept sinusoids because they may extrapolate to longer sequences."
+        ),
+    ),
+    "context": About(
+        shows=(
+            "How a model trained at L₀ tokens is stretched to L = s·L₀: every pair's wavelength "
+            "2π/θ_i before and after the scheme (log axis), with L₀ and L and the band "
+            "boundaries; each pair's factor θ_i/θ'_i, coloured kept / smoothed / divided; and "
+            "the score q·R_r k/d for q = k = (1, …, 1) against distance out to L, before and "
+            "after (after: times the attention factor squared). The presets are the RoPE "
+            "settings of real models' config.json files."
+        ),
+        formulas=(
+            "θ_i = base^(−2i/d),   λ_i = 2π/θ_i,   i = 0 … d/2 − 1",
+            "linear (PI): θ'_i = θ_i / s",
+            "NTK-aware: base' = base · s^(d/(d−2)),   θ'_i = base'^(−2i/d)",
+            "dynamic NTK: the same with s' = s·L/L₀ − (s − 1) at the current length L > L₀",
+            "YaRN: θ'_i = θ_i·γ_i/s + θ_i·(1 − γ_i),  γ linear in i between the dims making "
+            "β_fast and β_slow turns in L₀;  attention factor 0.1·ln s + 1",
+            "Llama 3: λ < L₀/high_freq_factor kept, λ > L₀/low_freq_factor divided by s, "
+            "between: (1 − σ)·θ/s + σ·θ,  σ = (L₀/λ − low)/(high − low)",
+        ),
+        papers=(PI, YARN, LLAMA3, LONGROPE, ROFORMER),
+        notes=(
+            "The schemes follow Hugging Face transformers' modeling_rope_utils, computed in "
+            "float64. NTK-aware scaling comes from bloc97's Reddit post (2023), which has no "
+            "paper. LongRoPE's per-pair factor lists are computed by the library "
+            "(posenc_gui.core.rope_scaling) but are not controls of this tab."
         ),
     ),
 }

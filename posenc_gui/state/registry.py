@@ -53,6 +53,7 @@ TABS: tuple[TabEntry, ...] = (
     _entry("rope"),
     _entry("alibi"),
     _entry("encodings"),
+    _entry("context"),
 )
 #: Tab ids, short and stable, in display order.
 TAB_IDS: tuple[str, ...] = tuple(e.id for e in TABS)

@@ -503,6 +503,114 @@ def _encodings(v: Mapping[str, Value]) -> Snippet:
     return _both("encodings", outputs, params, core_body, plain_body, summary)
 
 
+# -- context ---------------------------------------------------------------------------------------
+_CONTEXT_PLAIN: dict[str, list[str]] = {
+    "default": ["inv_freq = inv_freq_original  # no scaling"],
+    "linear": ["inv_freq = inv_freq_original / s  # position interpolation: every pair / s"],
+    "ntk": [
+        "new_base = base * s ** (d / (d - 2))  # NTK-aware: the base grows",
+        "inv_freq = 1.0 / new_base ** (torch.arange(0, d, 2, dtype=torch.float64) / d)",
+    ],
+    "dynamic": [
+        "s_now = s * max(L, L0) / L0 - (s - 1)  # dynamic NTK: the factor at length L",
+        "new_base = base * s_now ** (d / (d - 2))",
+        "inv_freq = 1.0 / new_base ** (torch.arange(0, d, 2, dtype=torch.float64) / d)",
+    ],
+    "llama3": [
+        "wavelen = 2 * math.pi / inv_freq_original",
+        "smooth = (L0 / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)",
+        "smoothed = (1 - smooth) * inv_freq_original / s + smooth * inv_freq_original",
+        "inv_freq = torch.where(wavelen > L0 / low_freq_factor, inv_freq_original / s,",
+        "                       torch.where(wavelen < L0 / high_freq_factor, inv_freq_original,",
+        "                                   smoothed))  # divided / kept / smoothed",
+    ],
+    "yarn": [
+        "def correction_dim(turns):  # the pair dim that makes `turns` full turns in L0",
+        "    return d * math.log(L0 / (turns * 2 * math.pi)) / (2 * math.log(base))",
+        "",
+        "",
+        "low = max(math.floor(correction_dim(beta_fast)), 0)",
+        "high = min(math.ceil(correction_dim(beta_slow)), d - 1)",
+        "top = high + 0.001 if low == high else high",
+        "ramp = ((torch.arange(d // 2, dtype=torch.float64) - low) / (top - low)).clamp(0, 1)",
+        "inv_freq = inv_freq_original / s * ramp + inv_freq_original * (1 - ramp)",
+    ],
+}
+
+
+def _context(v: Mapping[str, Value]) -> Snippet:
+    from posenc_gui.state.context import scheme_kwargs
+
+    scheme = str(v["scheme"])
+    outputs = (
+        Output("inv_freq", "(d/2,) the frequencies θ'_i after scaling"),
+        Output("inv_freq_original", "(d/2,) base^(−2i/d) before scaling"),
+        Output("attention_factor", "() what cos and sin are multiplied by"),
+    )
+    params = [
+        _assign(("scheme", "base", "d"), (scheme, v["base"], v["dim"]),
+                "scheme, rope_theta, rotary dims"),
+        _assign(("s", "L0", "L"), (v["factor"], v["original_length"], v["seq_len"]),
+                "factor, original length, current length"),
+    ]  # fmt: skip
+    yarn_mscale = scheme == "yarn" and float(v["mscale"]) > 0 and float(v["mscale_all_dim"]) > 0
+    if scheme == "llama3":
+        params.append(
+            _assign(
+                ("low_freq_factor", "high_freq_factor"),
+                (v["low_freq_factor"], v["high_freq_factor"]),
+                "Llama 3 bands",
+            )
+        )
+    if scheme == "yarn":
+        params.append(
+            _assign(
+                ("beta_fast", "beta_slow"),
+                (v["beta_fast"], v["beta_slow"]),
+                "YaRN ramp ends (turns in L0)",
+            )
+        )
+    if yarn_mscale:
+        params.append(_assign(("mscale", "mscale_all_dim"), (v["mscale"], v["mscale_all_dim"]),
+                              "YaRN attention factor (DeepSeek)"))  # fmt: skip
+    kw = ", ".join(f"{k!r}: {_context_name(k)}" for k in scheme_kwargs(v))
+    core_body = [
+        "from posenc_gui.core.rope_scaling import scale  # noqa: E402",
+        "",
+        f"r = scale(scheme, base, d, {{{kw}}}, seq_len=L)",
+        "inv_freq, inv_freq_original = r.inv_freq, r.inv_freq_original",
+        "attention_factor = torch.tensor(r.attention_factor, dtype=torch.float64)",
+    ]
+    if scheme != "yarn":
+        attention = "attention_factor = torch.tensor(1.0, dtype=torch.float64)  # none"
+    elif yarn_mscale:
+        attention = ("attention_factor = torch.tensor((0.1 * mscale * math.log(s) + 1) / "
+                     "(0.1 * mscale_all_dim * math.log(s) + 1) if s > 1 else 1.0, "
+                     "dtype=torch.float64)")  # fmt: skip
+    else:
+        attention = (
+            "attention_factor = torch.tensor(0.1 * math.log(s) + 1 if s > 1 else 1.0, "
+            "dtype=torch.float64)"
+        )
+    plain_body = [
+        "inv_freq_original = 1.0 / base ** (torch.arange(0, d, 2, dtype=torch.float64) / d)",
+        *_CONTEXT_PLAIN[scheme],
+        attention,
+    ]
+    summary = [
+        'print(f"{scheme}: θ\'/θ from {float(inv_freq[0] / inv_freq_original[0]):.4g} (pair 0) "',
+        '      f"to {float(inv_freq[-1] / inv_freq_original[-1]):.4g} (last pair); "',
+        '      f"attention factor {float(attention_factor):.4f}")',
+    ]
+    return _both("context", outputs, params, core_body, plain_body, summary, math=True)
+
+
+def _context_name(kwarg: str) -> str:
+    """The snippet's variable for a keyword argument of ``scale``."""
+    return {"factor": "s", "max_position_embeddings": "L0",
+            "original_max_position_embeddings": "L0"}.get(kwarg, kwarg)  # fmt: skip
+
+
 #: The snippet builder of each tab (every tab of the registry must have one: a test checks).
 BUILDERS: dict[str, Callable[[Mapping[str, Value]], Snippet]] = {
     "sine": _sine,
@@ -511,6 +619,7 @@ BUILDERS: dict[str, Callable[[Mapping[str, Value]], Snippet]] = {
     "rope": _rope,
     "alibi": _alibi,
     "encodings": _encodings,
+    "context": _context,
 }
 
 

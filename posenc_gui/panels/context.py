@@ -1,0 +1,306 @@
+"""Long context: what a RoPE scaling scheme does to every pair, and to the score over distance.
+
+Side column: the model (a bundled configuration or custom) and the scheme with every one of its
+parameters; the read-out block (model, scheme, factor, attention factor, band counts).
+Grid: top left every pair's wavelength ``λ_i = 2π/θ_i`` before (grey) and after scaling,
+the scaled pairs coloured by band (kept / smoothed / divided), the original length ``L₀`` and
+the context length ``L`` as horizontal lines and the band boundaries as vertical ones (log
+axis); top right the per-pair factor ``θ_i/θ'_i`` (log axis) with the factor ``s``; bottom the
+score ``q·R_r k / d`` for ``q = k = (1, …, 1)`` against distance ``r = 1 … L`` (log axis)
+before and after scaling (after: times the attention factor squared), with ``L₀`` and ``L``.
+
+Views and their inputs: ``wavelengths`` (scaling, original_length, seq_len); ``scale_factor``
+(scaling, factor); ``scores`` (scores, original_length, seq_len); ``readout`` (preset, scaling
+and the scheme's parameters). The curves are set only when the lists they show changed (a
+length step with a scheme that does not read the length leaves the pairs' plots alone).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pyqtgraph as pg
+
+from posenc_gui.panels.base import Cell, Panel
+from posenc_gui.state.context import SCHEME_LABELS, TAB_SCHEMES, ContextModel
+from posenc_gui.widgets import styled
+from posenc_gui.widgets.fmt import integer, num, sig
+from posenc_gui.widgets.render.view_range import ShownRange
+from posenc_gui.widgets.text import LiveText, live, span
+from posenc_gui.widgets.views import Context, Same, Shown
+
+#: Colour roles of the bands (kept, smoothed, divided), the curves before scaling, the lengths.
+BAND_ROLES = ("accent", "third", "second")
+BAND_WORDS = ("kept", "smoothed", "divided")
+BEFORE_ROLE = "guide"
+AFTER_ROLE = "query"
+LENGTH_ROLE = "ink"
+#: The parameters the read-out block names.
+READOUT_INPUTS = ("scheme", "factor", "base", "dim", "original_length", "seq_len")
+#: The score axis ends at multiples of this.
+SCORE_STEP = 0.025
+#: Share of the data's extent left on either side of an axis.
+MARGIN = 0.02
+
+
+class ContextPanel(Panel):
+    """The ``context`` tab."""
+
+    model = ContextModel
+
+    def build(self) -> None:
+        b = self.book
+        #: What the plots' items show now (set again only when it changes).
+        self.shown = Shown()
+
+        model_box = self.controls("Model", "preset", "scheme", "base", "dim")
+        length_box = self.controls("Lengths", "factor", "original_length", "seq_len")
+        llama_box = self.controls("Llama 3", "low_freq_factor", "high_freq_factor")
+        yarn_box = self.controls("YaRN", "beta_fast", "beta_slow", "mscale", "mscale_all_dim")
+        self.readout_label = LiveText("context_readout", self, b)
+
+        # ---- wavelengths ----------------------------------------------------------------------
+        self.wl_plot = styled.plot(
+            b, self, "context_wavelength_plot", "Wavelengths before and after",
+            "pair i", "λ<sub>i</sub> = 2π/θ<sub>i</sub> (tokens)", grid=False,
+        )  # fmt: skip
+        self.wl_plot.setLogMode(x=False, y=True)
+        self.wl_plot.getAxis("left").setStyle(autoReduceTextSpace=False)
+        self.wl_range = ShownRange(self.wl_plot)
+        self.wl_before = styled.pixel_curve(b, self.wl_plot, BEFORE_ROLE, "line")
+        self.wl_after = styled.pixel_curve(b, self.wl_plot, AFTER_ROLE, "line")
+        self.wl_dots = [styled.markers(b, self.wl_plot, r, "dot") for r in BAND_ROLES]
+        self.wl_original = styled.vline(b, self.wl_plot, LENGTH_ROLE, angle=0, line="dash")
+        self.wl_target = styled.vline(b, self.wl_plot, LENGTH_ROLE, angle=0, line="dot")
+        self.wl_bounds = [styled.vline(b, self.wl_plot, "guide", line="solid") for _ in range(2)]
+
+        # ---- per-pair scale factor ------------------------------------------------------------
+        self.sc_plot = styled.plot(
+            b, self, "context_scale_plot", "Factor of each pair θ<sub>i</sub>/θ'<sub>i</sub>",
+            "pair i", "θ<sub>i</sub>/θ'<sub>i</sub>", grid=False,
+        )  # fmt: skip
+        self.sc_plot.setLogMode(x=False, y=True)
+        self.sc_plot.getAxis("left").setStyle(autoReduceTextSpace=False)
+        self.sc_range = ShownRange(self.sc_plot)
+        self.sc_curve = styled.pixel_curve(b, self.sc_plot, AFTER_ROLE, "line")
+        self.sc_dots = [styled.markers(b, self.sc_plot, r, "dot") for r in BAND_ROLES]
+        self.sc_factor = styled.vline(b, self.sc_plot, LENGTH_ROLE, angle=0, line="dash")
+
+        # ---- score against distance ---------------------------------------------------------
+        self.score_plot = styled.plot(
+            b, self, "context_score_plot", "Score against distance",
+            "distance r (tokens)", "q·R<sub>r</sub>k / d", grid=False,
+        )  # fmt: skip
+        self.score_plot.setLogMode(x=True, y=False)
+        self.score_range = ShownRange(self.score_plot)
+        self.score_before = styled.pixel_curve(b, self.score_plot, BEFORE_ROLE, "line")
+        self.score_after = styled.pixel_curve(b, self.score_plot, AFTER_ROLE, "line")
+        self.score_original = styled.vline(b, self.score_plot, LENGTH_ROLE, line="dash")
+        self.score_target = styled.vline(b, self.score_plot, LENGTH_ROLE, line="dot")
+
+        for plot in (self.wl_plot, self.sc_plot, self.score_plot):
+            styled.cache_texts(plot)
+        #: Lines whose pixels are kept only while a step leaves them alone.
+        self.kept_lines = (
+            self.wl_before, self.wl_after, self.sc_curve, self.score_before, self.score_after,
+        )  # fmt: skip
+
+        # ---- views ----------------------------------------------------------------------------
+        self.view("wavelengths", self.wl_plot, ("scaling", "original_length", "seq_len"),
+                  self._refresh_wavelengths, key=_wavelength_key)  # fmt: skip
+        self.view("scale_factor", self.sc_plot, ("scaling", "factor"), self._refresh_scale,
+                  key=_scale_key)  # fmt: skip
+        self.view("scores", self.score_plot, ("scores", "original_length", "seq_len"),
+                  self._refresh_scores, key=_scores_key)  # fmt: skip
+        self.view("readout", self.readout_label, ("model", "scaling", *READOUT_INPUTS),
+                  self._refresh_readout, key=_readout_key)  # fmt: skip
+
+        self.place(
+            [model_box, length_box, llama_box, yarn_box],
+            [
+                Cell(self.wl_plot, 0, 0), Cell(self.sc_plot, 0, 1),
+                Cell(self.score_plot, 1, 0), Cell(self.readout_label, 1, 1),
+            ],
+            row_stretch={0: 1, 1: 1}, col_stretch={0: 1, 1: 1},
+        )  # fmt: skip
+
+    # -- wavelengths ----------------------------------------------------------------------------
+    def _refresh_wavelengths(self, ctx: Context) -> None:
+        sc = ctx["scaling"]
+        before = np.log10(np.asarray(sc["wavelength_original"], dtype=np.float64))
+        after = np.log10(np.asarray(sc["wavelength"], dtype=np.float64))
+        band = np.asarray(sc["band"], dtype=np.int64)
+        i = np.arange(band.size, dtype=np.float64)
+        if self.shown.changed("wl_before", Same(sc["wavelength_original"])):
+            self.wl_before.setData(i, before)
+        if self.shown.changed("wavelengths", (Same(sc["wavelength"]), Same(sc["band"]))):
+            self.wl_after.setData(i, after)
+            _band_dots(self.wl_dots, i, after, band)
+            for line, at in zip(self.wl_bounds, _band_edges(band), strict=True):
+                _place(line, at)
+        v = ctx.values
+        l0, length = v.as_int("original_length"), v.as_int("seq_len")
+        _place(self.wl_original, math.log10(l0))
+        _place(self.wl_target, math.log10(length))
+        low = math.floor(float(before.min()))
+        top = math.ceil(max(float(after.max()), math.log10(max(l0, length))) + 1e-9)
+        self.wl_range.show(_pairs_range(band.size), (float(low), float(top)))
+        ctx.record("pair", i, "pair i")
+        ctx.record("wavelength_original", 10**before, "λ_i before scaling", "tokens")
+        ctx.record("wavelength", 10**after, "λ'_i after scaling", "tokens")
+        ctx.record("band", band, "band: 0 kept, 1 smoothed, 2 divided")
+        ctx.record("lengths", np.array([l0, length]), "original length L₀, context length L")
+
+    # -- per-pair factor ------------------------------------------------------------------------
+    def _refresh_scale(self, ctx: Context) -> None:
+        sc = ctx["scaling"]
+        ratio = np.asarray(sc["scale"], dtype=np.float64)
+        band = np.asarray(sc["band"], dtype=np.int64)
+        i = np.arange(ratio.size, dtype=np.float64)
+        log_ratio = np.log10(ratio)
+        self.sc_curve.setData(i, log_ratio)
+        _band_dots(self.sc_dots, i, log_ratio, band)
+        s = ctx.values.as_float("factor")
+        _place(self.sc_factor, math.log10(s))
+        # the ends at the minor ticks around the data: a factor step moves the axis only when
+        # the factor passes one (1, 2 … 9, 10, 20 …)
+        top = _minor_tick_above(max(math.log10(s), float(log_ratio.max())))
+        low = _minor_tick_below(min(0.0, float(log_ratio.min())))
+        pad = 0.04 * (top - low) if top > low else 0.05
+        self.sc_range.show(_pairs_range(ratio.size), (low - pad, top + pad))
+        ctx.record("pair", i, "pair i")
+        ctx.record("scale", ratio, "θ_i/θ'_i (1: kept, s: divided)")
+        ctx.record("factor", s, "factor s")
+
+    # -- scores ----------------------------------------------------------------------------------
+    def _refresh_scores(self, ctx: Context) -> None:
+        sr = ctx["scores"]
+        r = np.asarray(sr["score_distance"], dtype=np.float64)
+        before = np.asarray(sr["score_before"], dtype=np.float64)
+        after = np.asarray(sr["score_after"], dtype=np.float64)
+        log_r = np.log10(r)
+        if self.shown.changed("score_before", Same(sr["score_before"])):
+            self.score_before.setData(log_r, before)
+        self.score_after.setData(log_r, after)
+        v = ctx.values
+        l0, length = v.as_int("original_length"), v.as_int("seq_len")
+        _place(self.score_original, math.log10(l0) if l0 <= length else None)
+        _place(self.score_target, math.log10(length))
+        end = float(log_r[-1])
+        # the ends rounded out to SCORE_STEP: a step moves the axis only when the data pass one
+        top = math.ceil(max(float(after.max()), float(before.max())) / SCORE_STEP) * SCORE_STEP
+        low = math.floor(min(float(after.min()), float(before.min())) / SCORE_STEP) * SCORE_STEP
+        self.score_range.show((-MARGIN * end, (1 + MARGIN) * end), (low, top))
+        ctx.record("distance", r, "distance r (log-spaced samples)", "tokens")
+        ctx.record("score_before", before, "q·R_r k/d before scaling, q = k = 1")
+        ctx.record("score_after", after, "q·R'_r k/d after scaling, times att²")
+
+    # -- read-outs -------------------------------------------------------------------------------
+    def _refresh_readout(self, ctx: Context) -> None:
+        sc, st, v = ctx["scaling"], ctx.style, ctx.values
+        counts = sc["bands"]
+        title = ctx["model"]["preset_title"]
+        scheme = v.as_str("scheme")
+        label = SCHEME_LABELS[TAB_SCHEMES.index(scheme)]
+        bands = ", ".join(
+            span(st, role, f"{live(integer(counts[word]))} {word}")
+            for role, word in zip(BAND_ROLES, BAND_WORDS, strict=True)
+        )
+        att = float(sc["attention_factor"])
+        self.readout_label.set_html(
+            f"<b>{title}</b>: <b>{label}</b>, factor s = {live(num(v.as_float('factor'), 2))}, "
+            f"base {live(sig(v.as_float('base'), 6))}, d = {live(integer(v.as_int('dim')))} "
+            f"rotary dims ({live(integer(len(sc['band'])))} pairs); "
+            f"L₀ = {live(integer(v.as_int('original_length')))} (dashed) → "
+            f"L = {live(integer(v.as_int('seq_len')))} (dotted)"
+            f"; attention factor {live(num(att, 4))} (scores × {live(num(att * att, 4))})<br>"
+            f"Pairs: {bands}; "
+            f"{span(st, BEFORE_ROLE, 'before scaling')}, "
+            f"{span(st, AFTER_ROLE, 'after')}"
+            f"{_bounds_text(sc['bounds'])}"
+        )
+        ctx.record("band_counts", np.array([counts[w] for w in BAND_WORDS]),
+                   "pairs kept, smoothed, divided")  # fmt: skip
+        ctx.record("attention_factor", att, "attention factor")
+
+
+# -- helpers --------------------------------------------------------------------------------------
+def _wavelength_key(ctx: Context) -> tuple[object, ...]:
+    """The wavelength plot shows the lists of the scaling (by identity) and the two lengths."""
+    sc, v = ctx["scaling"], ctx.values
+    return Same(sc["wavelength"]), Same(sc["band"]), v["original_length"], v["seq_len"]
+
+
+def _scores_key(ctx: Context) -> tuple[object, ...]:
+    """The score plot shows the two score lists (by identity) and the two lengths."""
+    sr, v = ctx["scores"], ctx.values
+    return Same(sr["score_before"]), Same(sr["score_after"]), v["original_length"], v["seq_len"]
+
+
+def _readout_key(ctx: Context) -> tuple[object, ...]:
+    """The read-out block shows the model's title, the scaling (by identity) and the values
+    it names."""
+    return (ctx["model"]["preset_title"], Same(ctx["scaling"]["inv_freq"]),
+            *(ctx.values[n] for n in READOUT_INPUTS))  # fmt: skip
+
+
+def _scale_key(ctx: Context) -> tuple[object, ...]:
+    """The factor plot shows the per-pair factors (by identity) and ``s``."""
+    sc = ctx["scaling"]
+    return Same(sc["scale"]), Same(sc["band"]), ctx.values["factor"]
+
+
+def _minor_tick_above(v: float) -> float:
+    """On a log axis (``v`` a logarithm), the tick ``c·10^k`` (``c = 1 … 10``) at or above."""
+    e = math.floor(v)
+    return e + math.log10(math.ceil(10.0 ** (v - e) - 1e-9))
+
+
+def _minor_tick_below(v: float) -> float:
+    """On a log axis, the tick ``c·10^k`` at or below ``10^v``."""
+    e = math.floor(v)
+    return e + math.log10(max(math.floor(10.0 ** (v - e) + 1e-9), 1))
+
+
+def _pairs_range(n: int) -> tuple[float, float]:
+    end = float(max(n - 1, 1))
+    return (-MARGIN * end, (1 + MARGIN) * end)
+
+
+def _band_dots(dots: Sequence[styled.Dots], i: np.ndarray, y: np.ndarray, band: np.ndarray) -> None:
+    for code, item in enumerate(dots):
+        sel = band == code
+        item.setData(i[sel], y[sel])
+
+
+def _band_edges(band: np.ndarray) -> tuple[float | None, float | None]:
+    """Where the smoothed band starts and the divided band starts (half a pair before the
+    first pair of each), ``None`` when it is empty or starts at pair 0."""
+    out: list[float | None] = []
+    for code in (1, 2):
+        hits = np.flatnonzero(band >= code)
+        out.append(float(hits[0]) - 0.5 if hits.size and hits[0] > 0 else None)
+    return out[0], out[1]
+
+
+def _place(line: pg.InfiniteLine, at: float | None) -> None:
+    """Show ``line`` at ``at`` (``None``: hide it)."""
+    if line.isVisible() != (at is not None):
+        line.setVisible(at is not None)
+    if at is not None:
+        styled.move_line(line, at)
+
+
+def _bounds_text(bounds: dict[str, float]) -> str:
+    names = {
+        "low_dim": "YaRN ramp from pair", "high_dim": "to pair",
+        "high_freq_wavelen": "kept below λ", "low_freq_wavelen": "divided above λ",
+        "base": "NTK base",
+    }  # fmt: skip
+    parts = [f"{names[k]} {live(sig(x, 6))}" for k, x in bounds.items() if k in names]
+    return "; " + ", ".join(parts) if parts else ""
+
+
+PANEL = ContextPanel
