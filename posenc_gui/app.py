@@ -5,12 +5,11 @@ torch is not imported here: the window paints first, then the panels (and torch)
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QFontDatabase, QIcon, QPixmap
@@ -175,50 +174,3 @@ def build_window(
             hint = " (set on top of the last session; add --fresh to start from the defaults)"
             raise ParamError(f"{err}{hint if restored else ''}") from None
     return MainWindow(session=session, notice=notice)
-
-
-def render_png(
-    tab: str,
-    values: Mapping[str, Value],
-    out: Path,
-    size: tuple[int, int],
-    *,
-    style: Style | None = None,
-    view_state: Mapping[str, Any] | None = None,
-) -> None:
-    """Render tab ``tab`` with ``values`` at ``size`` into ``out`` without showing a window.
-
-    ``style`` (theme and scale, e.g. a session's) applies for this picture only; ``view_state``
-    restores a session's zoom.
-    """
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    create_application()
-    import torch
-
-    torch.set_num_threads(1)
-    from posenc_gui.panels import get_panel
-    from posenc_gui.state import ParamState
-
-    hub = style_hub()
-    previous = hub.style
-    if style is not None:
-        hub.set_style(style)
-    try:
-        panel_cls = get_panel(tab)
-        panel = panel_cls(ParamState(panel_cls.model, values))
-        panel.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
-        panel.resize(*size)
-        panel.show()
-        QApplication.processEvents()
-        panel.refresh_all()
-        if view_state:
-            panel.restore_view_state(view_state)
-        QApplication.processEvents()
-        panel.refresh_now()
-        pixmap = panel.grab()
-        panel.close()
-        panel.deleteLater()
-    finally:
-        hub.set_style(previous)
-    if not pixmap.save(str(out), "PNG"):
-        raise OSError(f"could not write {out}")
