@@ -11,7 +11,8 @@ text (a label naming an arrow, an angle shown to one decimal).
 
 Its placements are for labels of arrows drawn from the origin: :meth:`Note.place_beyond` puts
 it just past an arrow's tip, kept inside the view; :meth:`Note.place_in_corner_away` in the
-corner of the view farthest from some points.
+corner of the view farthest from some points. A placement clear of the lines and of other
+labels (:func:`~.occupancy.place_labels`) needs :meth:`Note.ink_size` and :meth:`Note.margin`.
 """
 
 from __future__ import annotations
@@ -41,6 +42,16 @@ class Note(pg.TextItem):  # type: ignore[misc]  # pyqtgraph is untyped
         if color is None and text == self.toPlainText():
             return
         super().setText(text, color)
+
+    def ink_size(self) -> tuple[float, float]:
+        """Width and height of the text in pixels, the document's margins left out."""
+        rect = self.boundingRect()  # pixels: text items ignore the view's scaling
+        m = 2.0 * self.margin()
+        return max(rect.width() - m, 0.0), max(rect.height() - m, 0.0)
+
+    def margin(self) -> float:
+        """The document's margin around the text (pixels)."""
+        return float(self.textItem.document().documentMargin())
 
     def place_beyond(self, x: float, y: float, gap: float, clear_px: float = 3.0) -> None:
         """Centre the note ``gap`` (data units) beyond the tip ``(x, y)`` of an arrow from the
