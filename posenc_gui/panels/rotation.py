@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 
 import numpy as np
 import pyqtgraph as pg
@@ -62,9 +63,12 @@ from posenc_gui.widgets.render.items import Dots, PixelCurve
 from posenc_gui.widgets.render.notes import Note, note
 from posenc_gui.widgets.render.occupancy import (
     Bounds,
+    Candidates,
+    Held,
     Line,
     LineGrid,
     Spot,
+    first_tip_spot,
     place_labels,
     ring,
     tip_candidates,
@@ -167,7 +171,7 @@ class RotationPanel(Panel):
         self.view("composed", p, (*COMPOSITION_INPUTS, "composition"), self._refresh_composed)
         # after the arrows and the arc: the labels placed clear of all of them and of each other
         self._rot_grid = LineGrid()
-        self.view("rot_labels", p, (*COMPOSITION_INPUTS, "rotation", "rot_size"),
+        self.view("rot_labels", p, (*COMPOSITION_INPUTS, "rot_size"),
                   self._place_rot_labels)  # fmt: skip
         self.view("matrix", self.matrix_label, (*ROTATION_INPUTS, "rotation"),
                   self._refresh_matrix)  # fmt: skip
@@ -353,17 +357,29 @@ class RotationPanel(Panel):
         clear of the lines, the drag dots, the other labels and the plot's edge."""
         v = ctx.values
         x, y = v.as_float("x"), v.as_float("y")
-        rx, ry = (float(c) for c in ctx["rotation"]["rotated"])
+        # the tip of R(θ)v as drawn (the rotation's read-outs are not needed for that)
+        t = math.radians(v.as_float("angle"))
+        rx, ry = x * math.cos(t) - y * math.sin(t), x * math.sin(t) + y * math.cos(t)
         tips = np.array([[x, y], [rx, ry]])
 
-        def candidates(half: np.ndarray, gap: float, bounds: Bounds) -> list[Candidates]:
-            tx, ty = tip_candidates(tips, half[:2], gap)
-            return [(tx[0], ty[0]), (tx[1], ty[1]), _edge_spots(bounds, half[2], tips)]
+        def more(k: int, half: np.ndarray, gaps: np.ndarray, bounds: Bounds) -> Candidates:
+            if k == 2:
+                return _edge_spots(bounds, half[2], tips)
+            tx, ty = tip_candidates(tips[k : k + 1], half[k : k + 1], float(gaps[k]))
+            return tx[0], ty[0]
 
+        def first(half: np.ndarray, gaps: np.ndarray, bounds: Bounds) -> list[Spot]:
+            (vw, vh), (rw, rh) = half[0].tolist(), half[1].tolist()
+            return [first_tip_spot(x, y, vw, vh, float(gaps[0])),
+                    first_tip_spot(rx, ry, rw, rh, float(gaps[1])),
+                    _far_corner(bounds, half[2], tips)]  # fmt: skip
+
+        # the drag dots on the tips: rings the labels keep off, past them their own label
         dot = 0.5 * ctx.style.marker("huge") + 1.0
         notes = [self.v_text, self.rv_text, self.angle_text]
         spots = _place_notes(self._rot_grid, self.rot_plot, self.rot_lines,
-                             [(x, y, dot), (rx, ry, dot)], notes, candidates)  # fmt: skip
+                             [(x, y, dot), (rx, ry, dot)], notes, (dot, dot, 0.0), first,
+                             more)  # fmt: skip
         ctx.record("labels", np.array(spots), "label centres: v, R(θ)v, θ")
 
     def _refresh_matrix(self, ctx: Context) -> None:
@@ -473,14 +489,18 @@ class RotationPanel(Panel):
         # the labels past their tips, clear of the lines, the rings and each other
         tips = np.asarray(pts, dtype=float)
 
-        def candidates(half: np.ndarray, gap: float, bounds: Bounds) -> list[Candidates]:
-            tx, ty = tip_candidates(tips, half, gap)
-            return list(zip(tx, ty, strict=True))
+        def more(k: int, half: np.ndarray, gaps: np.ndarray, bounds: Bounds) -> Candidates:
+            tx, ty = tip_candidates(tips[k : k + 1], half[k : k + 1], float(gaps[k]))
+            return tx[0], ty[0]
+
+        def first(half: np.ndarray, gaps: np.ndarray, bounds: Bounds) -> list[Spot]:
+            return [first_tip_spot(px, py, w, h, g) for (px, py), (w, h), g
+                    in zip(pts, half.tolist(), gaps.tolist(), strict=True)]  # fmt: skip
 
         ring_r = 0.5 * ctx.style.marker("huge") + 1.0
         rings = [(float(a), float(b), ring_r) for a, b in pred]
         spots = _place_notes(self._pe_grid, self.pe_plot, self.pe_lines, rings, self.pe_texts,
-                             candidates)  # fmt: skip
+                             (0.0, ring_r, 0.0, ring_r), first, more)  # fmt: skip
         ctx.record("labels", np.array(spots), "label centres: p, p+k, p′, p′+k")
 
     def _refresh_pe_text(self, ctx: Context) -> None:
@@ -677,10 +697,8 @@ def _scrolled(widget: QWidget, name: str) -> QScrollArea:
 #: Pixels between a label and what it names; the side of a cell of the lines' occupancy grid
 #: (pixels), and at most this many cells a side.
 LABEL_GAP = 4.0
-CELL_PX = 4.0
-MAX_CELLS = 160
-#: A label's spots: x and y, in order of preference.
-Candidates = tuple[np.ndarray, np.ndarray]
+CELL_PX = 6.0
+MAX_CELLS = 120
 
 
 def _place_notes(
@@ -689,12 +707,17 @@ def _place_notes(
     lines: Sequence[PixelCurve],
     rings: Sequence[tuple[float, float, float]],
     notes: Sequence[Note],
-    candidates: Callable[[np.ndarray, float, Bounds], list[Candidates]],
+    pads: Sequence[float],
+    first: Callable[[np.ndarray, np.ndarray, Bounds], list[Spot]],
+    more: Callable[[int, np.ndarray, np.ndarray, Bounds], Candidates],
 ) -> list[Spot]:
     """Place ``notes`` (anchored at their centres) in ``plot``'s view with
     :func:`~posenc_gui.widgets.render.occupancy.place_labels`: clear of ``lines`` and of the
     marker ``rings`` (x, y, radius in pixels), of each other and of the view's edge.
-    ``candidates(half, gap, bounds)`` gives each note's spots (data units)."""
+    ``first(half, gaps, bounds)`` gives each note's first spot (data units), ``more(k, half,
+    gaps, bounds)`` note ``k``'s spots in order of preference (made when its first is taken);
+    ``gaps``: how far each stays from what it names (``pads``: pixels more, as for a marker
+    on its arrow's tip)."""
     vb = plot.getPlotItem().getViewBox()
     (x0, x1), (y0, y1) = vb.viewRange()
     try:
@@ -705,16 +728,16 @@ def _place_notes(
         per_px = max(x1 - x0, y1 - y0) / 400.0
     cell = max(CELL_PX * per_px, max(x1 - x0, y1 - y0) / MAX_CELLS)
     nx, ny = math.ceil((x1 - x0) / cell), math.ceil((y1 - y0) / cell)
-    data: list[Line] = []
+    data: list[Line | Callable[[], Line]] = []
     keys: list[Hashable] = []
+    empty = np.zeros(0)
     for ln in lines:
         xs, ys = ln.getData()
-        xs = np.zeros(0) if xs is None else np.asarray(xs, dtype=float)
-        ys = np.zeros(0) if ys is None else np.asarray(ys, dtype=float)
+        xs, ys = (empty if xs is None else xs), (empty if ys is None else ys)
         data.append((xs, ys, ln.opts["connect"]))
-        keys.append((xs.tobytes(), ys.tobytes()))
+        keys.append(Held(xs, ys, ln.opts["connect"]))
     for x, y, r in rings:
-        data.append(ring(x, y, r * per_px))
+        data.append(partial(ring, x, y, r * per_px))
         keys.append((x, y, r * per_px))
     grid.rasterise(data, keys, x0, y0, cell, nx, ny)
     half = np.array([[(0.5 * w + 1.0) * per_px, (0.5 * h + 1.0) * per_px]
@@ -723,10 +746,15 @@ def _place_notes(
     m = max(n.margin() for n in notes) * per_px
     bounds = (x0 + m, y0 + m, x1 - m, y1 - m)
     # the cells a label's rectangle touches reach a cell past it: a cell more of gap
-    gap = LABEL_GAP * per_px + cell
-    spots = place_labels(grid, candidates(half, gap, bounds), [tuple(h) for h in half], bounds)
+    gaps = LABEL_GAP * per_px + cell + np.asarray(pads, dtype=float) * per_px
+    spots = place_labels(
+        grid, first(half, gaps, bounds), lambda k: more(k, half, gaps, bounds),
+        [(float(w), float(h)) for w, h in half], bounds,
+    )  # fmt: skip
     for n, (x, y) in zip(notes, spots, strict=True):
-        n.setPos(x, y)
+        pos = n.pos()
+        if pos.x() != x or pos.y() != y:  # a note left in place is not laid out again
+            n.setPos(x, y)
     return spots
 
 
@@ -737,14 +765,20 @@ def _edge_spots(bounds: Bounds, half: np.ndarray, away: np.ndarray) -> Candidate
     hw, hh = float(half[0]), float(half[1])
     lx, rx, by, ty = x0 + hw, x1 - hw, y0 + hh, y1 - hh
     mx, my = 0.5 * (x0 + x1), 0.5 * (y0 + y1)
-    groups = (np.array([[lx, ty], [rx, ty], [lx, by], [rx, by]]),
-              np.array([[mx, ty], [mx, by], [lx, my], [rx, my]]))  # fmt: skip
-    out = []
-    for g in groups:
-        near = np.hypot(g[:, None, 0] - away[None, :, 0], g[:, None, 1] - away[None, :, 1])
-        out.append(g[np.argsort(-near.min(1), kind="stable")])
-    spots = np.concatenate(out)
-    return spots[:, 0], spots[:, 1]
+    points = away.tolist()
+
+    def far(spot: tuple[float, float]) -> float:
+        return -min(math.hypot(spot[0] - px, spot[1] - py) for px, py in points)
+
+    spots = [*sorted([(lx, ty), (rx, ty), (lx, by), (rx, by)], key=far),
+             *sorted([(mx, ty), (mx, by), (lx, my), (rx, my)], key=far)]  # fmt: skip
+    return np.array([x for x, _ in spots]), np.array([y for _, y in spots])
+
+
+def _far_corner(bounds: Bounds, half: np.ndarray, away: np.ndarray) -> Spot:
+    """The first of :func:`_edge_spots`: the corner farthest from the points ``away``."""
+    xs, ys = _edge_spots(bounds, half, away)
+    return float(xs[0]), float(ys[0])
 
 
 def _fixed_square(plot: pg.PlotWidget, extent: float) -> None:

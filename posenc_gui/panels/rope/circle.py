@@ -13,8 +13,11 @@ from posenc_gui.state.rope import TAU
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.render.keyed import KeyedCurve
 from posenc_gui.widgets.render.occupancy import (
+    Candidates,
     LineGrid,
     arc_candidates,
+    first_arc_spot,
+    first_tip_spot,
     place_labels,
     tip_candidates,
 )
@@ -148,17 +151,32 @@ class CircleViews(Panel):
         )  # fmt: skip
         # the cells a label's rectangle touches reach a cell past it: a cell more of gap
         gap = LABEL_GAP * per_px + cell
-        # every label's spots, in order of preference, tested against the lines in one lookup
+        # every label's spots, in order of preference: the first tried alone, the others
+        # made only for a label whose first spot is taken
         shown = [key for key in arcs if items[key].html()]
+        keys = [*tips, *shown]
         th = np.array([half[key] for key in tips])
         ah = np.array([half[key] for key in shown]).reshape(-1, 2)
-        tx, ty = tip_candidates(np.array(list(tips.values())), th, gap)
-        ax, ay = arc_candidates(
-            np.array([[arcs[k][2], arcs[k][3], sweeps[k]] for k in shown]).reshape(-1, 3), ah, gap
-        )
-        keys = [*tips, *shown]
-        candidates = [*zip(tx, ty, strict=True), *zip(ax, ay, strict=True)]
-        placed = place_labels(grid, candidates, [half[k] for k in keys], (-hx, -hy, hx, hy))
+        tip_xy = np.array(list(tips.values()))
+        arc_rows = np.array([[arcs[k][2], arcs[k][3], sweeps[k]] for k in shown]).reshape(-1, 3)
+        first = [
+            first_tip_spot(x, y, w, h, gap)
+            for (x, y), (w, h) in zip(tip_xy.tolist(), th.tolist(), strict=True)
+        ]
+        first += [
+            first_arc_spot(mid, r, w, h, gap)
+            for (mid, r, _), (w, h) in zip(arc_rows.tolist(), ah.tolist(), strict=True)
+        ]
+
+        def more(k: int) -> Candidates:
+            if k < len(tips):
+                x, y = tip_candidates(tip_xy[k : k + 1], th[k : k + 1], gap)
+            else:
+                j = k - len(tips)
+                x, y = arc_candidates(arc_rows[j : j + 1], ah[j : j + 1], gap)
+            return x[0], y[0]
+
+        placed = place_labels(grid, first, more, [half[k] for k in keys], (-hx, -hy, hx, hy))
         spots = dict(zip(keys, placed, strict=True))
         for key, (x, y) in spots.items():
             items[key].place(x, y)

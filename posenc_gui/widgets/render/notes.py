@@ -38,16 +38,26 @@ class Note(pg.TextItem):  # type: ignore[misc]  # pyqtgraph is untyped
         """Declare the items (arrows, arcs) this note names and may touch."""
         self.names = items
 
+    _ink: tuple[float, float] | None = None
+
     def setText(self, text: str, color: object = None) -> None:
         if color is None and text == self.toPlainText():
             return
+        self._ink = None
         super().setText(text, color)
 
+    def setFont(self, *args: object) -> None:
+        self._ink = None
+        super().setFont(*args)
+
     def ink_size(self) -> tuple[float, float]:
-        """Width and height of the text in pixels, the document's margins left out."""
-        rect = self.boundingRect()  # pixels: text items ignore the view's scaling
-        m = 2.0 * self.margin()
-        return max(rect.width() - m, 0.0), max(rect.height() - m, 0.0)
+        """Width and height of the text in pixels, the document's margins left out (kept
+        while the text and the font stay)."""
+        if self._ink is None:
+            rect = self.boundingRect()  # pixels: text items ignore the view's scaling
+            m = 2.0 * self.margin()
+            self._ink = max(rect.width() - m, 0.0), max(rect.height() - m, 0.0)
+        return self._ink
 
     def margin(self) -> float:
         """The document's margin around the text (pixels)."""

@@ -1,28 +1,33 @@
 """Where lines run, on a coarse grid: a label's rectangle tested against them in one lookup.
 
-:class:`LineGrid` rasterises a plot's lines (per refresh) into a grid of cells a few pixels
-wide and sums it into a summed-area table: how many cells of a rectangle the lines cross is
-then four lookups, whatever the rectangle's size, and a whole batch of candidate spots for
-the labels is tested in a few numpy operations. It keeps each line's cells while the line's
-key (what its points are made from) and the grid stay: a step that moves one arrow
-rasterises that arrow only.
+:class:`LineGrid` takes a plot's lines (per refresh) as segments and rasterises them into a
+grid of cells a few pixels wide, summed into a summed-area table: how many cells of a
+rectangle the lines cross is then four lookups, whatever the rectangle's size, and a whole
+batch of candidate spots for a label is tested in a few numpy operations (:meth:`hits`).
+
+What it keeps and when it redraws: each line's segments and cells while the line's key (what
+its points are made from) and the grid stay. A line that changed is rasterised only when a
+batch lookup needs its cells or once it has stayed for a step; until then :meth:`free` (is
+a label's first spot clear?) tests it from its few segments. So a step that turns an arrow
+rasterises nothing, and a circle that stays is tested from its cells, not its hundreds of
+segments.
 
 Why: a label that must sit clear of the lines is placed by trying spots in order of
 preference; testing each spot against every line's points costs (spots × points) per label
-— enough to double a tab's frame time — where this costs the rasterisation of what moved and
-one lookup per spot. The grid is conservative: a rectangle counts every cell it touches, so a
-spot found free is free of the lines.
+— enough to double a tab's frame time — where this costs a lookup per spot, and most steps
+find each label's first spot free and try no other. The grid is conservative: a rectangle
+counts every cell it touches, so a spot found free is free of the lines.
 
-:func:`place_labels` places a plot's labels with it: each label's spots in order of preference
-(:func:`tip_candidates` past an arrow's tip, :func:`arc_candidates` beside an arc, or any
-others), all tested in one lookup, the first clear of the lines, of the labels placed before it
-and of the plot's edge taken.
+:func:`place_labels` places a plot's labels with it: each label's first spot if it is clear
+of the lines, of the labels placed before it and of the plot's edge; else its other spots in
+order of preference (:func:`tip_candidates` past an arrow's tip, :func:`arc_candidates`
+beside an arc, or any others), made then and tested in one lookup.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 
@@ -30,63 +35,102 @@ import numpy as np
 Line = tuple[np.ndarray, np.ndarray, "str | np.ndarray"]
 
 
-def _starts(n: int, connect: str | np.ndarray) -> np.ndarray:
-    """Which of a line's ``n`` points start a segment drawn with ``connect`` (the last none)."""
+class Held:
+    """A line's key that is its arrays themselves: equal to another while both hold the same
+    array objects (a curve set again gets new arrays; one left alone keeps them), compared
+    without reading the points."""
+
+    __slots__ = ("arrays",)
+
+    def __init__(self, *arrays: object) -> None:
+        self.arrays = arrays
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Held)
+            and len(other.arrays) == len(self.arrays)
+            and all(a is b for a, b in zip(self.arrays, other.arrays, strict=True))
+        )
+
+    def __hash__(self) -> int:
+        return hash(tuple(id(a) for a in self.arrays))
+
+
+#: A line's segments: start x, start y, end x, end y (one value per segment each).
+Segments = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _segments(line: Line) -> Segments:
+    """The segments ``line`` draws (its ``connect``: a polyline, pairs, or one flag per point
+    saying whether a segment starts there), finite ones only."""
+    x, y, connect = np.asarray(line[0], dtype=float), np.asarray(line[1], dtype=float), line[2]
+    n = len(x)
+    if n < 2:
+        return x[:0], y[:0], x[:0], y[:0]
     if isinstance(connect, str):
-        flags = np.ones(n, dtype=bool)
         if connect == "pairs":
-            flags[1::2] = False
+            m = n // 2 * 2
+            ax, ay, bx, by = x[0:m:2], y[0:m:2], x[1:m:2], y[1:m:2]
+        else:
+            ax, ay, bx, by = x[:-1], y[:-1], x[1:], y[1:]
     else:
-        flags = np.array(connect, dtype=bool)
-    if n:
-        flags[-1] = False
-    return flags
+        keep = np.asarray(connect, dtype=bool)[: n - 1]
+        ax, ay, bx, by = x[:-1][keep], y[:-1][keep], x[1:][keep], y[1:][keep]
+    ok = np.isfinite(ax) & np.isfinite(ay) & np.isfinite(bx) & np.isfinite(by)
+    if ok.all():
+        return ax, ay, bx, by
+    return ax[ok], ay[ok], bx[ok], by[ok]
 
 
 def _cells(
-    lines: Sequence[Line], x0: float, y0: float, cell: float, nx: int, ny: int
+    segs: Sequence[Segments], x0: float, y0: float, cell: float, nx: int, ny: int
 ) -> np.ndarray:
-    """The cells (``lines × ny × nx``, 1 where it runs) each line crosses: all lines' segments
+    """The cells (``lines × ny × nx``, 1 where it runs) each line's segments cross: all
     sampled half a cell apart in one pass."""
-    sizes = [len(x) for x, _, _ in lines]
-    px = np.concatenate([np.asarray(x, dtype=float) for x, _, _ in lines])
-    py = np.concatenate([np.asarray(y, dtype=float) for _, y, _ in lines])
-    starts = np.concatenate([_starts(n, c) for n, (_, _, c) in zip(sizes, lines, strict=True)])
-    i = np.flatnonzero(starts)
-    occ = np.zeros((len(lines), ny, nx), dtype=np.uint8)
-    if not len(i):
+    occ = np.zeros((len(segs), ny, nx), dtype=np.uint8)
+    sizes = [len(sg[0]) for sg in segs]
+    if not sum(sizes):
         return occ
-    ax, ay = px[i], py[i]
-    dx, dy = px[i + 1] - ax, py[i + 1] - ay
+    ax, ay, bx, by = (np.concatenate([sg[k] for sg in segs]) for k in range(4))
+    dx, dy = bx - ax, by - ay
     count = np.clip(np.ceil(np.hypot(dx, dy) / (0.5 * cell)), 1, 256).astype(np.int64) + 1
-    of = np.repeat(np.arange(len(i)), count)
+    of = np.repeat(np.arange(len(ax)), count)
     # t = 0 … 1 along each segment: the rank of a sample within its segment
     t = (np.arange(len(of)) - (np.cumsum(count) - count)[of]) / (count[of] - 1)
     ix = np.floor((ax[of] + dx[of] * t - x0) / cell).astype(np.int64)
     iy = np.floor((ay[of] + dy[of] * t - y0) / cell).astype(np.int64)
     inside = (ix >= 0) & (ix < nx) & (iy >= 0) & (iy < ny)
-    line = np.repeat(np.arange(len(lines)), sizes)[i][of]
+    line = np.repeat(np.arange(len(segs)), sizes)[of]
     occ[line[inside], iy[inside], ix[inside]] = 1
     return occ
 
 
 class LineGrid:
-    """Lines rasterised into ``nx × ny`` cells of side ``cell`` from ``(x0, y0)`` (data units);
-    :meth:`hits` counts the cells of rectangles they cross (see the module's docstring)."""
+    """Lines on a grid of ``nx × ny`` cells of side ``cell`` from ``(x0, y0)`` (data units):
+    :meth:`hits` counts the cells of rectangles they cross, :meth:`free` tells whether
+    rectangles touch none of them (see the module's docstring).
+
+    A line set again with an unchanged key keeps its segments and cells. A line that changed
+    is rasterised when :meth:`hits` first needs its cells, or at the next call that leaves
+    it alone: a line that moves at every step (an arrow turning) is tested by :meth:`free`
+    from its few segments and never rasterised, one that stays (a circle of hundreds of
+    segments) from its cells."""
 
     def __init__(self) -> None:
         self._geometry: tuple[float, float, float, int, int] = (0.0, 0.0, 1.0, 0, 0)
         self._keys: list[Hashable] = []
-        #: The cells of each line (``lines × ny × nx``).
-        self.cells = np.zeros((0, 0, 0), dtype=np.uint8)
-        #: The summed-area table of the cells any line crosses (``(ny + 1) × (nx + 1)``).
-        self.table = np.zeros((1, 1), dtype=np.int32)
-        #: Lines rasterised (a test counts the work a step did).
+        self._segs: list[Segments] = []
+        self._moving: Segments | None = None  # the segments of the stale lines, concatenated
+        self._stale: set[int] = set()  # lines whose cells are not made yet
+        self._cells = np.zeros((0, 0, 0), dtype=np.uint8)
+        self._table: np.ndarray | None = np.zeros((1, 1), dtype=np.int32)
+        #: Lines taken again (their segments now, their cells when asked for): a test counts
+        #: the work a step did.
         self.rasterised = 0
 
     def rasterise(
         self,
-        lines: Sequence[Line],
+        lines: Sequence[Line | Callable[[], Line]],
         keys: Sequence[Hashable],
         x0: float,
         y0: float,
@@ -94,23 +138,101 @@ class LineGrid:
         nx: int,
         ny: int,
     ) -> None:
-        """Rasterise ``lines`` (``keys``: what each is made from; None: unknown, always
-        rasterised) on the grid given, keeping the cells of lines unchanged since the last
-        call on the same grid."""
+        """Take ``lines`` (``keys``: what each is made from; None: unknown, always taken
+        again) on the grid given, keeping what lines unchanged since the last call on the
+        same grid had. A line may be a function that makes it: called only when its key
+        changed."""
         geometry = (x0, y0, cell, nx, ny)
         if geometry != self._geometry or len(keys) != len(self._keys):
             self._geometry, self._keys = geometry, [None] * len(keys)
-            self.cells = np.zeros((len(keys), ny, nx), dtype=np.uint8)
+            self._segs = [_segments((np.zeros(0), np.zeros(0), "all"))] * len(keys)
+            self._cells = np.zeros((len(keys), ny, nx), dtype=np.uint8)
+            self._stale = set(range(len(keys)))
+            self._table = self._moving = None
         new = [k for k, key in enumerate(keys) if key is None or key != self._keys[k]]
+        settled = self._stale.difference(new)
+        if settled:  # left alone since they changed: their cells now, kept while they stay
+            self._make_cells(sorted(settled))
         if not new:
             return
-        self.cells[new] = _cells([lines[k] for k in new], *geometry)
         for k in new:
+            line = lines[k]
+            self._segs[k] = _segments(line() if callable(line) else line)
             self._keys[k] = keys[k]
+        self._stale.update(new)
         self.rasterised += len(new)
-        table = np.zeros((ny + 1, nx + 1), dtype=np.int32)
-        table[1:, 1:] = self.cells.max(0).cumsum(0, dtype=np.int32).cumsum(1, dtype=np.int32)
-        self.table = table
+        self._table = self._moving = None
+
+    def _make_cells(self, lines: list[int]) -> None:
+        self._cells[lines] = _cells([self._segs[k] for k in lines], *self._geometry)
+        self._stale.difference_update(lines)
+        self._table = self._moving = None
+
+    @property
+    def cells(self) -> np.ndarray:
+        """The cells of each line (``lines × ny × nx``, 1 where it runs)."""
+        if self._stale:
+            self._make_cells(sorted(self._stale))
+        return self._cells
+
+    @property
+    def table(self) -> np.ndarray:
+        """The summed-area table of the cells any line crosses (``(ny + 1) × (nx + 1)``)."""
+        if self._table is None:
+            cells = self.cells
+            _, _, _, nx, ny = self._geometry
+            table = np.zeros((ny + 1, nx + 1), dtype=np.int32)
+            if len(cells):
+                table[1:, 1:] = cells.max(0).cumsum(0, dtype=np.int32).cumsum(1, np.int32)
+            self._table = table
+        return self._table
+
+    def free(self, cx: np.ndarray, cy: np.ndarray, hw: np.ndarray, hh: np.ndarray) -> np.ndarray:
+        """For rectangles of half size ``(hw, hh)`` centred on ``(cx, cy)`` (one value per
+        rectangle each): whether no line comes near it — touches none of its cells, for a
+        line rasterised; passes no nearer than half a cell, for one that has moved since
+        (tested from its segments: no cells made)."""
+        cx, cy, hw, hh = (np.asarray(v, dtype=float).tolist() for v in (cx, cy, hw, hh))
+        x0, y0, c, nx, ny = self._geometry
+        fresh = [k for k in range(len(self._segs)) if k not in self._stale]
+        out = np.ones(len(cx), dtype=bool)
+        if fresh:
+            every = len(fresh) == len(self._segs)
+            for r, (x, y, w, h) in enumerate(zip(cx, cy, hw, hh, strict=True)):
+                i0, i1 = (
+                    max(math.floor((x - w - x0) / c), 0),
+                    min(math.floor((x + w - x0) / c) + 1, nx),
+                )
+                j0, j1 = (
+                    max(math.floor((y - h - y0) / c), 0),
+                    min(math.floor((y + h - y0) / c) + 1, ny),
+                )
+                near = self._cells[:, j0:j1, i0:i1]
+                out[r] = not (near if every else near[fresh]).any()
+        if not self._stale:
+            return out
+        if self._moving is None:
+            stale = sorted(self._stale)
+            self._moving = tuple(  # type: ignore[assignment]
+                np.concatenate([self._segs[k][i] for k in stale]) for i in range(4)
+            )
+        assert self._moving is not None
+        ax, ay, bx, by = self._moving
+        if not len(ax):
+            return out
+        # Liang–Barsky: the part t0 … t1 of each segment inside each rectangle (half a cell
+        # wider: as near as a cell would count)
+        pad = 0.5 * c
+        rx, ry = (np.asarray(v, dtype=float)[:, None] for v in (cx, cy))
+        rw, rh = (np.asarray(v, dtype=float)[:, None] + pad for v in (hw, hh))
+        dx, dy = bx - ax, by - ay
+        dx = np.where(dx == 0.0, 1e-200, dx)
+        dy = np.where(dy == 0.0, 1e-200, dy)
+        tx0, tx1 = (rx - rw - ax) / dx, (rx + rw - ax) / dx
+        ty0, ty1 = (ry - rh - ay) / dy, (ry + rh - ay) / dy
+        t0 = np.maximum(np.maximum(np.minimum(tx0, tx1), np.minimum(ty0, ty1)), 0.0)
+        t1 = np.minimum(np.minimum(np.maximum(tx0, tx1), np.maximum(ty0, ty1)), 1.0)
+        return np.asarray(out & ~(t0 <= t1).any(1))
 
     def hits(
         self, cx: np.ndarray, cy: np.ndarray, hw: np.ndarray | float, hh: np.ndarray | float
@@ -118,12 +240,12 @@ class LineGrid:
         """For rectangles of half size ``(hw, hh)`` centred on ``(cx, cy)`` (arrays of one
         value per rectangle, or one value for all): how many cells crossed by a line each
         touches."""
+        s = self.table
         x0, y0, c, nx, ny = self._geometry
         i0 = np.clip(np.floor((cx - hw - x0) / c), 0, nx).astype(np.int64)
         i1 = np.clip(np.floor((cx + hw - x0) / c) + 1, 0, nx).astype(np.int64)
         j0 = np.clip(np.floor((cy - hh - y0) / c), 0, ny).astype(np.int64)
         j1 = np.clip(np.floor((cy + hh - y0) / c) + 1, 0, ny).astype(np.int64)
-        s = self.table
         return np.asarray(s[j1, i1] - s[j0, i1] - s[j1, i0] + s[j0, i0])
 
 
@@ -132,6 +254,8 @@ class LineGrid:
 Spot = tuple[float, float]
 #: A rectangle the labels must lie in: ``(x0, y0, x1, y1)`` (data units).
 Bounds = tuple[float, float, float, float]
+#: A label's spots: x and y, in order of preference.
+Candidates = tuple[np.ndarray, np.ndarray]
 
 #: Directions (radians from an arrow's own) tried for its tip label, in order of preference.
 _TIP_TURNS = np.array([0.0, 0.35, -0.35, 0.7, -0.7, 1.1, -1.1, 1.6, -1.6, 2.2, -2.2])
@@ -174,39 +298,62 @@ def arc_candidates(arcs: np.ndarray, half: np.ndarray, gap: float) -> tuple[np.n
     return (r * np.cos(ang)).reshape(n, per), (r * np.sin(ang)).reshape(n, per)
 
 
-def ring(x: float, y: float, radius: float, n: int = 16) -> Line:
-    """A marker's ring (a closed line of ``n`` segments) about ``(x, y)``: a line the labels
-    keep off."""
-    t = np.linspace(0.0, 2.0 * np.pi, n + 1)
-    return x + radius * np.cos(t), y + radius * np.sin(t), "all"
+#: A closed line of 12 segments round the unit circle.
+_RING = np.array(
+    [np.cos(np.linspace(0.0, 2.0 * np.pi, 13)), np.sin(np.linspace(0.0, 2.0 * np.pi, 13))]
+)
+
+
+def ring(x: float, y: float, radius: float) -> Line:
+    """A marker's ring about ``(x, y)`` (12 chords of the circle of ``radius``, within 4 % of
+    it): a line the labels keep off."""
+    return x + radius * _RING[0], y + radius * _RING[1], "all"
+
+
+def first_tip_spot(x: float, y: float, hw: float, hh: float, gap: float) -> Spot:
+    """The first of :func:`tip_candidates` for one tip ``(x, y)`` and a label of half size
+    ``(hw, hh)``: straight on past the tip, ``gap`` clear of it."""
+    ang = math.atan2(y, x)
+    c, s = math.cos(ang), math.sin(ang)
+    dist = gap + abs(hw * c) + abs(hh * s)
+    return x + dist * c, y + dist * s
+
+
+def first_arc_spot(mid: float, radius: float, hw: float, hh: float, gap: float) -> Spot:
+    """The first of :func:`arc_candidates` for an arc about the origin (middle angle ``mid``,
+    ``radius``) and a label of half size ``(hw, hh)``: just outside the arc at its middle."""
+    c, s = math.cos(mid), math.sin(mid)
+    r = radius + gap + abs(hw * c) + abs(hh * s)
+    return r * c, r * s
 
 
 def place_labels(
     grid: LineGrid,
-    spots: Sequence[tuple[np.ndarray, np.ndarray]],
+    first: Sequence[Spot],
+    more: Callable[[int], Candidates],
     half: Sequence[tuple[float, float]],
     bounds: Bounds,
 ) -> list[Spot]:
-    """Where each label goes, in order: label ``k`` (half size ``half[k]``) at the first of its
-    spots ``spots[k]`` (x and y, in order of preference) over no line of ``grid``, on none of
-    the labels placed before it and inside ``bounds``; if none is, the one that breaks the
-    fewest of these (the bounds first, then the other labels, then the lines). All spots are
-    tested against the lines in one lookup."""
-    counts = [int(np.size(x)) for x, _ in spots]
-    cx = np.concatenate([np.ravel(x) for x, _ in spots]).astype(float)
-    cy = np.concatenate([np.ravel(y) for _, y in spots]).astype(float)
-    hw = np.repeat([h[0] for h in half], counts)
-    hh = np.repeat([h[1] for h in half], counts)
-    hits = grid.hits(cx, cy, hw, hh) if len(cx) else np.zeros(0, dtype=np.int64)
+    """Where each label goes, in order: label ``k`` (half size ``half[k]``) at its first
+    spot ``first[k]`` if that lies over no line of ``grid``, on none of the labels placed
+    before it and inside ``bounds``; else at the first such of its spots ``more(k)`` (x and
+    y, in order of preference; made only then, and tested against the lines in one lookup);
+    if none is, the one that breaks the fewest of these (the bounds first, then the other
+    labels, then the lines). Most steps find the first spots free and make no others."""
+    wh = np.asarray(half, dtype=float).reshape(-1, 2)
+    xy = np.asarray(first, dtype=float).reshape(-1, 2)
+    free = grid.free(xy[:, 0], xy[:, 1], wh[:, 0], wh[:, 1]).tolist()
     placed: list[tuple[float, float, float, float]] = []
     out: list[Spot] = []
-    end = 0
-    for (w, h), count in zip(half, counts, strict=True):
-        row = slice(end, end + count)
-        end += count
-        spot = _choose(cx[row], cy[row], hits[row], w, h, placed, bounds)
-        placed.append((*spot, w, h))
-        out.append(spot)
+    for k, ((x, y), (w, h)) in enumerate(zip(first, half, strict=True)):
+        inside = bounds[0] + w <= x <= bounds[2] - w and bounds[1] + h <= y <= bounds[3] - h
+        apart = all(abs(x - px) >= w + pw or abs(y - py) >= h + ph for px, py, pw, ph in placed)
+        if not (inside and apart and free[k]):
+            cx, cy = (np.ravel(np.asarray(a, dtype=float)) for a in more(k))
+            hits = grid.hits(cx, cy, w, h)
+            x, y = _choose(cx, cy, hits, w, h, placed, bounds)
+        placed.append((x, y, w, h))
+        out.append((x, y))
     return out
 
 
