@@ -31,8 +31,9 @@ from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 
-#: A line: x, y (finite) and its ``connect`` (``"all"``, ``"pairs"`` or one flag per point).
-Line = tuple[np.ndarray, np.ndarray, "str | np.ndarray"]
+#: A line: x, y (finite; arrays, or lists for a few points) and its ``connect`` (``"all"``,
+#: ``"pairs"`` or one flag per point).
+Line = tuple["np.ndarray | list[float]", "np.ndarray | list[float]", "str | np.ndarray"]
 
 
 class Held:
@@ -56,17 +57,23 @@ class Held:
         return hash(tuple(id(a) for a in self.arrays))
 
 
-#: A line's segments: start x, start y, end x, end y (one value per segment each).
-Segments = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+#: A line's segments: start x, start y, end x, end y (one value per segment each; arrays, or
+#: lists for a line of a few points).
+Segments = tuple["np.ndarray | list[float]", ...]
+
+#: Up to this many points a line's segments are made in plain Python: numpy's cost per call
+#: outweighs its speed on a few values.
+_FEW = 48
 
 
 def _segments(line: Line) -> Segments:
     """The segments ``line`` draws (its ``connect``: a polyline, pairs, or one flag per point
     saying whether a segment starts there), finite ones only."""
-    x, y, connect = np.asarray(line[0], dtype=float), np.asarray(line[1], dtype=float), line[2]
+    x, y, connect = line
     n = len(x)
-    if n < 2:
-        return x[:0], y[:0], x[:0], y[:0]
+    if n <= _FEW:
+        return _few_segments(x, y, connect)
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if isinstance(connect, str):
         if connect == "pairs":
             m = n // 2 * 2
@@ -82,6 +89,90 @@ def _segments(line: Line) -> Segments:
     return ax[ok], ay[ok], bx[ok], by[ok]
 
 
+def _few_segments(x: object, y: object, connect: str | np.ndarray) -> Segments:
+    """:func:`_segments` of a line of a few points, in plain Python."""
+    xs = x.tolist() if isinstance(x, np.ndarray) else list(x)  # type: ignore[call-overload]
+    ys = y.tolist() if isinstance(y, np.ndarray) else list(y)  # type: ignore[call-overload]
+    n = len(xs)
+    if n < 2:
+        starts: list[int] | range = []
+    elif isinstance(connect, str):
+        starts = range(0, n // 2 * 2, 2) if connect == "pairs" else range(n - 1)
+    else:
+        flags = np.asarray(connect, dtype=bool)[: n - 1].tolist()
+        starts = [i for i, f in enumerate(flags) if f]
+    fin = math.isfinite
+    ax, ay, bx, by = [], [], [], []
+    for i in starts:
+        a, b, c, d = xs[i], ys[i], xs[i + 1], ys[i + 1]
+        if fin(a) and fin(b) and fin(c) and fin(d):
+            ax.append(a)
+            ay.append(b)
+            bx.append(c)
+            by.append(d)
+    return ax, ay, bx, by
+
+
+#: A line's segments for :meth:`LineGrid.free`: its bounding box, and then the segments as
+#: tuples (made when a rectangle meets the box).
+_Loose = tuple[float, float, float, float, Segments]
+
+
+def _box(segs: Segments) -> _Loose:
+    """The bounding box of ``segs`` (empty: one no rectangle meets), and ``segs``."""
+    if not len(segs[0]):
+        return math.inf, math.inf, -math.inf, -math.inf, segs
+    if isinstance(segs[0], np.ndarray):
+        ax, ay, bx, by = segs
+        return (
+            float(min(np.min(ax), np.min(bx))),
+            float(min(np.min(ay), np.min(by))),
+            float(max(np.max(ax), np.max(bx))),
+            float(max(np.max(ay), np.max(by))),
+            segs,
+        )
+    ax, ay, bx, by = segs
+    return (
+        min(min(ax), min(bx)),
+        min(min(ay), min(by)),
+        max(max(ax), max(bx)),
+        max(max(ay), max(by)),
+        segs,
+    )
+
+
+def _meets(segs: Segments, box: Bounds) -> bool:
+    """Whether any of ``segs`` meets the rectangle ``box``."""
+    lx, b, r, t = box
+    ax, ay, bx, by = (v.tolist() if isinstance(v, np.ndarray) else v for v in segs)
+    for sx, sy, ex, ey in zip(ax, ay, bx, by, strict=True):
+        off = (sx < lx and ex < lx) or (sx > r and ex > r) or (sy < b and ey < b)
+        if not (off or (sy > t and ey > t)) and _crosses(sx, sy, ex, ey, box):
+            return True
+    return False
+
+
+def _crosses(ax: float, ay: float, bx: float, by: float, lo: Bounds) -> bool:
+    """Whether the segment from ``(ax, ay)`` to ``(bx, by)`` meets the rectangle ``lo``
+    (Liang–Barsky: the part of the segment inside each of its four sides)."""
+    lx, b, r, t = lo
+    if lx <= ax <= r and b <= ay <= t:
+        return True
+    t0, t1 = 0.0, 1.0
+    dx, dy = bx - ax, by - ay
+    for p, q in ((-dx, ax - lx), (dx, r - ax), (-dy, ay - b), (dy, t - ay)):
+        if p == 0.0:
+            if q < 0.0:
+                return False
+        elif p < 0.0:
+            t0 = max(t0, q / p)
+        else:
+            t1 = min(t1, q / p)
+        if t0 > t1:
+            return False
+    return True
+
+
 def _cells(
     segs: Sequence[Segments], x0: float, y0: float, cell: float, nx: int, ny: int
 ) -> np.ndarray:
@@ -91,7 +182,9 @@ def _cells(
     sizes = [len(sg[0]) for sg in segs]
     if not sum(sizes):
         return occ
-    ax, ay, bx, by = (np.concatenate([sg[k] for sg in segs]) for k in range(4))
+    ax, ay, bx, by = (
+        np.concatenate([np.asarray(sg[k], dtype=float) for sg in segs]) for k in range(4)
+    )
     dx, dy = bx - ax, by - ay
     count = np.clip(np.ceil(np.hypot(dx, dy) / (0.5 * cell)), 1, 256).astype(np.int64) + 1
     of = np.repeat(np.arange(len(ax)), count)
@@ -113,17 +206,20 @@ class LineGrid:
     A line set again with an unchanged key keeps its segments and cells. A line that changed
     is rasterised when :meth:`hits` first needs its cells, or at the next call that leaves
     it alone: a line that moves at every step (an arrow turning) is tested by :meth:`free`
-    from its few segments and never rasterised, one that stays (a circle of hundreds of
-    segments) from its cells."""
+    from its few segments, in plain Python floats (a handful of segments: numpy's cost per
+    call would outweigh the work), after its bounding box, and never rasterised; one that
+    stays (a circle of hundreds of segments) from its cells, in four lookups of a summed-area
+    table."""
 
     def __init__(self) -> None:
         self._geometry: tuple[float, float, float, int, int] = (0.0, 0.0, 1.0, 0, 0)
         self._keys: list[Hashable] = []
         self._segs: list[Segments] = []
-        self._moving: Segments | None = None  # the segments of the stale lines, concatenated
+        self._loose: dict[int, _Loose] = {}  # the stale lines' segments for :meth:`free`
         self._stale: set[int] = set()  # lines whose cells are not made yet
         self._cells = np.zeros((0, 0, 0), dtype=np.uint8)
         self._table: np.ndarray | None = np.zeros((1, 1), dtype=np.int32)
+        self._kept: np.ndarray | None = None  # the table of the lines whose cells are made
         #: Lines taken again (their segments now, their cells when asked for): a test counts
         #: the work a step did.
         self.rasterised = 0
@@ -145,28 +241,35 @@ class LineGrid:
         geometry = (x0, y0, cell, nx, ny)
         if geometry != self._geometry or len(keys) != len(self._keys):
             self._geometry, self._keys = geometry, [None] * len(keys)
-            self._segs = [_segments((np.zeros(0), np.zeros(0), "all"))] * len(keys)
+            self._segs = [([], [], [], [])] * len(keys)
             self._cells = np.zeros((len(keys), ny, nx), dtype=np.uint8)
             self._stale = set(range(len(keys)))
-            self._table = self._moving = None
-        new = [k for k, key in enumerate(keys) if key is None or key != self._keys[k]]
+            self._loose.clear()
+            self._table = self._kept = None
+        old = self._keys
+        new = [k for k, key in enumerate(keys) if key is None or key != old[k]]
         settled = self._stale.difference(new)
         if settled:  # left alone since they changed: their cells now, kept while they stay
             self._make_cells(sorted(settled))
         if not new:
             return
+        if not self._stale.issuperset(new):  # a line whose cells were made moves
+            self._kept = None
         for k in new:
             line = lines[k]
             self._segs[k] = _segments(line() if callable(line) else line)
             self._keys[k] = keys[k]
+            self._loose.pop(k, None)
         self._stale.update(new)
         self.rasterised += len(new)
-        self._table = self._moving = None
+        self._table = None
 
     def _make_cells(self, lines: list[int]) -> None:
         self._cells[lines] = _cells([self._segs[k] for k in lines], *self._geometry)
         self._stale.difference_update(lines)
-        self._table = self._moving = None
+        for k in lines:
+            self._loose.pop(k, None)
+        self._table = self._kept = None
 
     @property
     def cells(self) -> np.ndarray:
@@ -179,60 +282,53 @@ class LineGrid:
     def table(self) -> np.ndarray:
         """The summed-area table of the cells any line crosses (``(ny + 1) × (nx + 1)``)."""
         if self._table is None:
-            cells = self.cells
-            _, _, _, nx, ny = self._geometry
-            table = np.zeros((ny + 1, nx + 1), dtype=np.int32)
-            if len(cells):
-                table[1:, 1:] = cells.max(0).cumsum(0, dtype=np.int32).cumsum(1, np.int32)
-            self._table = table
+            self._table = _summed(self.cells)
         return self._table
 
-    def free(self, cx: np.ndarray, cy: np.ndarray, hw: np.ndarray, hh: np.ndarray) -> np.ndarray:
+    def free(
+        self,
+        cx: Sequence[float],
+        cy: Sequence[float],
+        hw: Sequence[float],
+        hh: Sequence[float],
+    ) -> list[bool]:
         """For rectangles of half size ``(hw, hh)`` centred on ``(cx, cy)`` (one value per
         rectangle each): whether no line comes near it — touches none of its cells, for a
         line rasterised; passes no nearer than half a cell, for one that has moved since
         (tested from its segments: no cells made)."""
-        cx, cy, hw, hh = (np.asarray(v, dtype=float).tolist() for v in (cx, cy, hw, hh))
         x0, y0, c, nx, ny = self._geometry
-        fresh = [k for k in range(len(self._segs)) if k not in self._stale]
-        out = np.ones(len(cx), dtype=bool)
-        if fresh:
-            every = len(fresh) == len(self._segs)
-            for r, (x, y, w, h) in enumerate(zip(cx, cy, hw, hh, strict=True)):
-                i0, i1 = (
-                    max(math.floor((x - w - x0) / c), 0),
-                    min(math.floor((x + w - x0) / c) + 1, nx),
-                )
-                j0, j1 = (
-                    max(math.floor((y - h - y0) / c), 0),
-                    min(math.floor((y + h - y0) / c) + 1, ny),
-                )
-                near = self._cells[:, j0:j1, i0:i1]
-                out[r] = not (near if every else near[fresh]).any()
-        if not self._stale:
-            return out
-        if self._moving is None:
-            stale = sorted(self._stale)
-            self._moving = tuple(  # type: ignore[assignment]
-                np.concatenate([self._segs[k][i] for k in stale]) for i in range(4)
-            )
-        assert self._moving is not None
-        ax, ay, bx, by = self._moving
-        if not len(ax):
-            return out
-        # Liang–Barsky: the part t0 … t1 of each segment inside each rectangle (half a cell
-        # wider: as near as a cell would count)
+        if self._kept is None:
+            fresh = [k for k in range(len(self._segs)) if k not in self._stale]
+            self._kept = _summed(self._cells[fresh]) if fresh else None
+        kept = self._kept
+        loose = [self._loose_of(k) for k in self._stale]
         pad = 0.5 * c
-        rx, ry = (np.asarray(v, dtype=float)[:, None] for v in (cx, cy))
-        rw, rh = (np.asarray(v, dtype=float)[:, None] + pad for v in (hw, hh))
-        dx, dy = bx - ax, by - ay
-        dx = np.where(dx == 0.0, 1e-200, dx)
-        dy = np.where(dy == 0.0, 1e-200, dy)
-        tx0, tx1 = (rx - rw - ax) / dx, (rx + rw - ax) / dx
-        ty0, ty1 = (ry - rh - ay) / dy, (ry + rh - ay) / dy
-        t0 = np.maximum(np.maximum(np.minimum(tx0, tx1), np.minimum(ty0, ty1)), 0.0)
-        t1 = np.minimum(np.minimum(np.maximum(tx0, tx1), np.maximum(ty0, ty1)), 1.0)
-        return np.asarray(out & ~(t0 <= t1).any(1))
+        out = []
+        for x, y, w, h in zip(cx, cy, hw, hh, strict=True):
+            if kept is not None:
+                i0 = min(max(math.floor((x - w - x0) / c), 0), nx)
+                i1 = min(max(math.floor((x + w - x0) / c) + 1, 0), nx)
+                j0 = min(max(math.floor((y - h - y0) / c), 0), ny)
+                j1 = min(max(math.floor((y + h - y0) / c) + 1, 0), ny)
+                if kept[j1, i1] - kept[j0, i1] - kept[j1, i0] + kept[j0, i0]:
+                    out.append(False)
+                    continue
+            # as near as a cell would count: half a cell wider
+            box = (x - w - pad, y - h - pad, x + w + pad, y + h + pad)
+            out.append(
+                not any(
+                    _meets(segs, box)
+                    for lx0, ly0, lx1, ly1, segs in loose
+                    if lx0 <= box[2] and lx1 >= box[0] and ly0 <= box[3] and ly1 >= box[1]
+                )
+            )
+        return out
+
+    def _loose_of(self, k: int) -> _Loose:
+        got = self._loose.get(k)
+        if got is None:
+            got = self._loose[k] = _box(self._segs[k])
+        return got
 
     def hits(
         self, cx: np.ndarray, cy: np.ndarray, hw: np.ndarray | float, hh: np.ndarray | float
@@ -247,6 +343,16 @@ class LineGrid:
         j0 = np.clip(np.floor((cy - hh - y0) / c), 0, ny).astype(np.int64)
         j1 = np.clip(np.floor((cy + hh - y0) / c) + 1, 0, ny).astype(np.int64)
         return np.asarray(s[j1, i1] - s[j0, i1] - s[j1, i0] + s[j0, i0])
+
+
+def _summed(cells: np.ndarray) -> np.ndarray:
+    """The summed-area table (``(ny + 1) × (nx + 1)``) of the cells any of ``cells``'s lines
+    crosses."""
+    _, ny, nx = cells.shape
+    table = np.zeros((ny + 1, nx + 1), dtype=np.int32)
+    if len(cells):
+        table[1:, 1:] = cells.max(0).cumsum(0, dtype=np.int32).cumsum(1, np.int32)
+    return table
 
 
 # -- labels placed clear of the lines ---------------------------------------------------------
@@ -299,15 +405,14 @@ def arc_candidates(arcs: np.ndarray, half: np.ndarray, gap: float) -> tuple[np.n
 
 
 #: A closed line of 12 segments round the unit circle.
-_RING = np.array(
-    [np.cos(np.linspace(0.0, 2.0 * np.pi, 13)), np.sin(np.linspace(0.0, 2.0 * np.pi, 13))]
-)
+_RING_X = [math.cos(2.0 * math.pi * k / 12) for k in range(13)]
+_RING_Y = [math.sin(2.0 * math.pi * k / 12) for k in range(13)]
 
 
 def ring(x: float, y: float, radius: float) -> Line:
     """A marker's ring about ``(x, y)`` (12 chords of the circle of ``radius``, within 4 % of
-    it): a line the labels keep off."""
-    return x + radius * _RING[0], y + radius * _RING[1], "all"
+    it): a line the labels keep off (lists: made and tested in plain Python)."""
+    return [x + radius * c for c in _RING_X], [y + radius * s for s in _RING_Y], "all"
 
 
 def first_tip_spot(x: float, y: float, hw: float, hh: float, gap: float) -> Spot:
@@ -340,9 +445,9 @@ def place_labels(
     y, in order of preference; made only then, and tested against the lines in one lookup);
     if none is, the one that breaks the fewest of these (the bounds first, then the other
     labels, then the lines). Most steps find the first spots free and make no others."""
-    wh = np.asarray(half, dtype=float).reshape(-1, 2)
-    xy = np.asarray(first, dtype=float).reshape(-1, 2)
-    free = grid.free(xy[:, 0], xy[:, 1], wh[:, 0], wh[:, 1]).tolist()
+    free = grid.free(
+        [x for x, _ in first], [y for _, y in first], [w for w, _ in half], [h for _, h in half]
+    )
     placed: list[tuple[float, float, float, float]] = []
     out: list[Spot] = []
     for k, ((x, y), (w, h)) in enumerate(zip(first, half, strict=True)):
