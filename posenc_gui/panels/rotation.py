@@ -9,12 +9,16 @@ k positions later, related by one and the same matrix; and the RoPE matrix R_m a
 with its coupled 2×2 blocks outlined and the check R_mᵀR_n = R_{n−m}.
 
 Views and their inputs: ``v`` (x, y), ``rv`` (angle, x, y), ``composed`` (angle, angle2, x, y)
-on the rotation plot; ``matrix`` (angle, x, y) and ``checks`` (+ angle2) beside it;
+and ``rot_labels`` (the same and the plot's size: v, R(θ)v and θ placed clear of the lines
+and of each other) on the rotation plot; ``matrix`` (angle, x, y) and ``checks`` (+ angle2)
+beside it;
 ``pe_plot`` (which also titles its axes by pe_order) and ``pe_text`` (dim, base, pair,
 position, position2, offset, pe_order); ``rope_geometry`` (block_dim, layout),
 ``rope_heatmap`` (m, block_dim, base, layout),
 ``rope_cells`` (the same, and the plot's size) and ``rope_text`` (+ n). Labels inside plots are
-kept inside the view range (re-placed when a plot is resized: events ``rot_size``, ``pe_size``).
+placed clear of the lines, the markers, each other and the view's edge
+(:func:`~posenc_gui.widgets.render.occupancy.place_labels`; re-placed when a plot is resized:
+events ``rot_size``, ``pe_size``).
 
 Frame time: every read-out of this tab changes its numbers at every step, so none is a rich
 text document (a table in one is laid out again in full for any new number, ~0.2 ms a table,
@@ -30,7 +34,8 @@ as segments (arcs a segment per 3°), in ``kept_lines``; the RoPE cell numbers a
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 
 import numpy as np
 import pyqtgraph as pg
@@ -55,7 +60,19 @@ from posenc_gui.widgets.fmt import integer, num, sci, sig
 from posenc_gui.widgets.render.arrows import Arrow
 from posenc_gui.widgets.render.cells import CellTexts
 from posenc_gui.widgets.render.items import Dots, PixelCurve
-from posenc_gui.widgets.render.notes import note
+from posenc_gui.widgets.render.notes import Note, note
+from posenc_gui.widgets.render.occupancy import (
+    Bounds,
+    Candidates,
+    Held,
+    Line,
+    LineGrid,
+    Spot,
+    first_tip_spot,
+    place_labels,
+    ring,
+    tip_candidates,
+)
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
 from posenc_gui.widgets.text import NBSP, GridTable, LiveText, RichLines, Run, span
 from posenc_gui.widgets.text.matrix import MatrixLine, ReadoutStack
@@ -127,7 +144,7 @@ class RotationPanel(Panel):
         self.rv_arrow = _arrow(b, p, "key", "bold")
         self.rot_lines = (unit, self.norm_circle, self.arc, self.composed_arrow, self.v_arrow,
                           self.rv_arrow)  # fmt: skip
-        self.angle_text = note(b, p, "accent", anchor=(0, 0))
+        self.angle_text = note(b, p, "accent", anchor=(0.5, 0.5))
         self.v_text = note(b, p, "query", anchor=(0.5, 0.5), text="v")
         self.rv_text = note(b, p, "key", anchor=(0.5, 0.5), text="R(θ)v")
         self.v_text.set_names(self.v_arrow)
@@ -152,6 +169,10 @@ class RotationPanel(Panel):
         self.view("v", p, ("x", "y", "rot_size"), self._refresh_v)
         self.view("rv", p, (*ROTATION_INPUTS, "rotation", "rot_size"), self._refresh_rv)
         self.view("composed", p, (*COMPOSITION_INPUTS, "composition"), self._refresh_composed)
+        # after the arrows and the arc: the labels placed clear of all of them and of each other
+        self._rot_grid = LineGrid()
+        self.view("rot_labels", p, (*COMPOSITION_INPUTS, "rot_size"),
+                  self._place_rot_labels)  # fmt: skip
         self.view("matrix", self.matrix_label, (*ROTATION_INPUTS, "rotation"),
                   self._refresh_matrix)  # fmt: skip
         self.view("checks", self.checks_label, (*COMPOSITION_INPUTS, "rotation", "composition"),
@@ -186,6 +207,7 @@ class RotationPanel(Panel):
         for text, named in zip(self.pe_texts, (self.pe_arrow, self.pek_arrow, self.pe2_arrow,
                                                self.pe2k_arrow), strict=True):  # fmt: skip
             text.set_names(named)
+        self._pe_grid = LineGrid()
         p.getPlotItem().getViewBox().sigResized.connect(self._pe_size_changed)
         # the matrices and the table are painted (see MatrixLine), the sentences are read-outs
         self.pe_head = RichLines("pe_rotation_head", self, b, "legend")
@@ -302,7 +324,6 @@ class RotationPanel(Panel):
         self.v_arrow.point_to(x, y, 0.16)
         self.norm_circle.setData(*styled.circle_xy(norm))
         _set_target(self.v_target, x, y)
-        self.v_text.place_beyond(x, y, 0.3)
         ctx.record("v", [x, y], "v = (x, y)")
         ctx.record("norm_v", norm, "|v| (radius of the dotted circle)")
 
@@ -321,8 +342,6 @@ class RotationPanel(Panel):
             f"θ = {_fixed(deg, 1, plus=False)}° = {_fixed(theta, 3, plus=False)} rad"
         )
         _set_target(self.rv_target, rx, ry)
-        self.rv_text.place_beyond(rx, ry, 0.3)
-        self.angle_text.place_in_corner_away([(x, y), (rx, ry)])
         ctx.record("rotated", [rx, ry], "R(θ)v")
         ctx.record("arc_x", ax, "swept angle arc, x")
         ctx.record("arc_y", ay, "swept angle arc, y")
@@ -332,6 +351,36 @@ class RotationPanel(Panel):
         cx, cy = ctx["composition"]["composed_vector"]
         self.composed_arrow.point_to(cx, cy, 0.16)
         ctx.record("composed", [cx, cy], "R(θ)R(θ₂)v")
+
+    def _place_rot_labels(self, ctx: Context) -> None:
+        """v and R(θ)v past their tips, θ in a corner away from them (or at an edge): each
+        clear of the lines, the drag dots, the other labels and the plot's edge."""
+        v = ctx.values
+        x, y = v.as_float("x"), v.as_float("y")
+        # the tip of R(θ)v as drawn (the rotation's read-outs are not needed for that)
+        t = math.radians(v.as_float("angle"))
+        rx, ry = x * math.cos(t) - y * math.sin(t), x * math.sin(t) + y * math.cos(t)
+        tips = np.array([[x, y], [rx, ry]])
+
+        def more(k: int, half: np.ndarray, gaps: np.ndarray, bounds: Bounds) -> Candidates:
+            if k == 2:
+                return _edge_spots(bounds, half[2], tips)
+            tx, ty = tip_candidates(tips[k : k + 1], half[k : k + 1], float(gaps[k]))
+            return tx[0], ty[0]
+
+        def first(half: np.ndarray, gaps: np.ndarray, bounds: Bounds) -> list[Spot]:
+            (vw, vh), (rw, rh) = half[0].tolist(), half[1].tolist()
+            return [first_tip_spot(x, y, vw, vh, float(gaps[0])),
+                    first_tip_spot(rx, ry, rw, rh, float(gaps[1])),
+                    _far_corner(bounds, half[2], tips)]  # fmt: skip
+
+        # the drag dots on the tips: rings the labels keep off, past them their own label
+        dot = 0.5 * ctx.style.marker("huge") + 1.0
+        notes = [self.v_text, self.rv_text, self.angle_text]
+        spots = _place_notes(self._rot_grid, self.rot_plot, self.rot_lines,
+                             [(x, y, dot), (rx, ry, dot)], notes, (dot, dot, 0.0), first,
+                             more)  # fmt: skip
+        ctx.record("labels", np.array(spots), "label centres: v, R(θ)v, θ")
 
     def _refresh_matrix(self, ctx: Context) -> None:
         v, r = ctx.values, ctx["rotation"]
@@ -424,8 +473,6 @@ class RotationPanel(Panel):
             arrow.point_to(px, py, 0.09)
         pred = np.asarray([xy(pp["pe_rotated"]), xy(pp["pe_rotated2"])])
         self.pe_pred.setData(pred[:, 0], pred[:, 1])
-        for text, (px, py) in zip(self.pe_texts, pts, strict=True):
-            text.place_beyond(px, py, 0.2, clear_px=10.0)  # clear of the rings (M·p)
         # In (sin, cos) coordinates the shift turns by −kω (clockwise), in (cos, sin) by +kω.
         net = float(sh["pe_angle_wrapped"]) * (1.0 if swap else -1.0)
         for name, item, (px, py), rad in (("arc", self.pe_arc, pts[0], 0.3),
@@ -439,6 +486,22 @@ class RotationPanel(Panel):
         for key, (px, py) in zip(keys, pts, strict=True):
             ctx.record(key, [px, py], f"{key} in plot coordinates {title}")
         ctx.record("predicted", pred, "M·pair at p and p′ (rings)")
+        # the labels past their tips, clear of the lines, the rings and each other
+        tips = np.asarray(pts, dtype=float)
+
+        def more(k: int, half: np.ndarray, gaps: np.ndarray, bounds: Bounds) -> Candidates:
+            tx, ty = tip_candidates(tips[k : k + 1], half[k : k + 1], float(gaps[k]))
+            return tx[0], ty[0]
+
+        def first(half: np.ndarray, gaps: np.ndarray, bounds: Bounds) -> list[Spot]:
+            return [first_tip_spot(px, py, w, h, g) for (px, py), (w, h), g
+                    in zip(pts, half.tolist(), gaps.tolist(), strict=True)]  # fmt: skip
+
+        ring_r = 0.5 * ctx.style.marker("huge") + 1.0
+        rings = [(float(a), float(b), ring_r) for a, b in pred]
+        spots = _place_notes(self._pe_grid, self.pe_plot, self.pe_lines, rings, self.pe_texts,
+                             (0.0, ring_r, 0.0, ring_r), first, more)  # fmt: skip
+        ctx.record("labels", np.array(spots), "label centres: p, p+k, p′, p′+k")
 
     def _refresh_pe_text(self, ctx: Context) -> None:
         v, sh, pp = ctx.values, ctx["pe_shift"], ctx["pe_pairs"]
@@ -629,6 +692,93 @@ def _scrolled(widget: QWidget, name: str) -> QScrollArea:
     area.setFrameShape(QScrollArea.Shape.NoFrame)
     area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
     return area
+
+
+#: Pixels between a label and what it names; the side of a cell of the lines' occupancy grid
+#: (pixels), and at most this many cells a side.
+LABEL_GAP = 4.0
+CELL_PX = 6.0
+MAX_CELLS = 120
+
+
+def _place_notes(
+    grid: LineGrid,
+    plot: pg.PlotWidget,
+    lines: Sequence[PixelCurve],
+    rings: Sequence[tuple[float, float, float]],
+    notes: Sequence[Note],
+    pads: Sequence[float],
+    first: Callable[[np.ndarray, np.ndarray, Bounds], list[Spot]],
+    more: Callable[[int, np.ndarray, np.ndarray, Bounds], Candidates],
+) -> list[Spot]:
+    """Place ``notes`` (anchored at their centres) in ``plot``'s view with
+    :func:`~posenc_gui.widgets.render.occupancy.place_labels`: clear of ``lines`` and of the
+    marker ``rings`` (x, y, radius in pixels), of each other and of the view's edge.
+    ``first(half, gaps, bounds)`` gives each note's first spot (data units), ``more(k, half,
+    gaps, bounds)`` note ``k``'s spots in order of preference (made when its first is taken);
+    ``gaps``: how far each stays from what it names (``pads``: pixels more, as for a marker
+    on its arrow's tip)."""
+    vb = plot.getPlotItem().getViewBox()
+    (x0, x1), (y0, y1) = vb.viewRange()
+    try:
+        per_px = max(abs(float(c)) for c in vb.viewPixelSize())
+    except (ZeroDivisionError, ValueError, TypeError):
+        per_px = 0.0
+    if not (math.isfinite(per_px) and per_px > 0):  # no size yet: a guess
+        per_px = max(x1 - x0, y1 - y0) / 400.0
+    cell = max(CELL_PX * per_px, max(x1 - x0, y1 - y0) / MAX_CELLS)
+    nx, ny = math.ceil((x1 - x0) / cell), math.ceil((y1 - y0) / cell)
+    data: list[Line | Callable[[], Line]] = []
+    keys: list[Hashable] = []
+    empty = np.zeros(0)
+    for ln in lines:
+        xs, ys = ln.getData()
+        xs, ys = (empty if xs is None else xs), (empty if ys is None else ys)
+        data.append((xs, ys, ln.opts["connect"]))
+        keys.append(Held(xs, ys, ln.opts["connect"]))
+    for x, y, r in rings:
+        data.append(partial(ring, x, y, r * per_px))
+        keys.append((x, y, r * per_px))
+    grid.rasterise(data, keys, x0, y0, cell, nx, ny)
+    half = np.array([[(0.5 * w + 1.0) * per_px, (0.5 * h + 1.0) * per_px]
+                     for w, h in (n.ink_size() for n in notes)])  # fmt: skip
+    # the whole note (its margins too) inside the view
+    m = max(n.margin() for n in notes) * per_px
+    bounds = (x0 + m, y0 + m, x1 - m, y1 - m)
+    # the cells a label's rectangle touches reach a cell past it: a cell more of gap
+    gaps = LABEL_GAP * per_px + cell + np.asarray(pads, dtype=float) * per_px
+    spots = place_labels(
+        grid, first(half, gaps, bounds), lambda k: more(k, half, gaps, bounds),
+        [(float(w), float(h)) for w, h in half], bounds,
+    )  # fmt: skip
+    for n, (x, y) in zip(notes, spots, strict=True):
+        pos = n.pos()
+        if pos.x() != x or pos.y() != y:  # a note left in place is not laid out again
+            n.setPos(x, y)
+    return spots
+
+
+def _edge_spots(bounds: Bounds, half: np.ndarray, away: np.ndarray) -> Candidates:
+    """Spots for a label of half size ``half`` in the view's corners, then at the middles of
+    its edges, each group farthest from the points ``away`` first."""
+    x0, y0, x1, y1 = bounds
+    hw, hh = float(half[0]), float(half[1])
+    lx, rx, by, ty = x0 + hw, x1 - hw, y0 + hh, y1 - hh
+    mx, my = 0.5 * (x0 + x1), 0.5 * (y0 + y1)
+    points = away.tolist()
+
+    def far(spot: tuple[float, float]) -> float:
+        return -min(math.hypot(spot[0] - px, spot[1] - py) for px, py in points)
+
+    spots = [*sorted([(lx, ty), (rx, ty), (lx, by), (rx, by)], key=far),
+             *sorted([(mx, ty), (mx, by), (lx, my), (rx, my)], key=far)]  # fmt: skip
+    return np.array([x for x, _ in spots]), np.array([y for _, y in spots])
+
+
+def _far_corner(bounds: Bounds, half: np.ndarray, away: np.ndarray) -> Spot:
+    """The first of :func:`_edge_spots`: the corner farthest from the points ``away``."""
+    xs, ys = _edge_spots(bounds, half, away)
+    return float(xs[0]), float(ys[0])
 
 
 def _fixed_square(plot: pg.PlotWidget, extent: float) -> None:

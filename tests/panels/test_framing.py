@@ -387,11 +387,7 @@ PLANE_STATES = {
 
 
 #: Tabs whose plane labels are not yet placed apart from each other in every state (open work).
-LABELS_NOT_APART = {
-    # each label is placed past its own tip alone: at θ = 0 "v" and "R(θ)v" coincide, and
-    # p, p′, p+k, p′+k pile up where the points are close
-    "rotation",
-}
+LABELS_NOT_APART: set[str] = set()
 
 
 @pytest.mark.parametrize("tab_id", sorted(PLANE_STATES))

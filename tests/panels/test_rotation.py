@@ -306,15 +306,15 @@ def test_picture_matches_the_maths(qtbot: object, tmp_path: Path) -> None:
 
 # -- views: which refresh, what they show, style ---------------------------------------------
 ALL_VIEWS = {
-    "v", "rv", "composed", "matrix", "checks", "pe_plot", "pe_text", "rope_geometry",
+    "v", "rv", "composed", "rot_labels", "matrix", "checks", "pe_plot", "pe_text", "rope_geometry",
     "rope_heatmap", "rope_cells", "rope_text",
 }  # fmt: skip
 ROPE = {"rope_heatmap", "rope_cells", "rope_text"}
 EXPECTED_REFRESHES = [
-    ("angle", 75.0, {"rv", "composed", "matrix", "checks"}),
-    ("x", -1.25, {"v", "rv", "composed", "matrix", "checks"}),
-    ("y", 1.75, {"v", "rv", "composed", "matrix", "checks"}),
-    ("angle2", -40.0, {"composed", "checks"}),
+    ("angle", 75.0, {"rv", "composed", "rot_labels", "matrix", "checks"}),
+    ("x", -1.25, {"v", "rv", "composed", "rot_labels", "matrix", "checks"}),
+    ("y", 1.75, {"v", "rv", "composed", "rot_labels", "matrix", "checks"}),
+    ("angle2", -40.0, {"composed", "rot_labels", "checks"}),
     ("dim", 64, {"pe_plot", "pe_text"}),
     ("pair", 5, {"pe_plot", "pe_text"}),
     ("position", 17, {"pe_plot", "pe_text"}),
@@ -716,3 +716,19 @@ def test_painted_lines_keep_a_superscript_with_its_base(big: RotationPanel) -> N
         assert before.endswith("base")
         assert x == pytest.approx(bx + QFontMetricsF(label.font()).horizontalAdvance(before))
         assert y < by  # raised
+
+
+@pytest.mark.parametrize(
+    "values",
+    [{"angle": 0.0, "x": 1.5, "y": 0.5}, {"angle": 0.0, "angle2": 0.0, "x": 0.0, "y": 2.0},
+     {"pair": 1, "position": 40, "offset": 7}, {"pair": 0, "position": 3, "position2": 3}],
+)  # fmt: skip
+def test_labels_where_the_arrows_coincide_lie_apart(qtbot: object, values: dict) -> None:
+    """v on R(θ)v (θ = 0) and p, p′, p+k, p′+k close together: the labels do not overlap."""
+    p = shown(values, qtbot)
+    for items in ([p.v_text, p.rv_text, p.angle_text], p.pe_texts):
+        boxes = [(item.toPlainText(), item.sceneBoundingRect()) for item in items]
+        for k, (a, ra) in enumerate(boxes):
+            for b, rb in boxes[k + 1 :]:
+                inter = ra.adjusted(4, 4, -4, -4).intersected(rb.adjusted(4, 4, -4, -4))
+                assert inter.isEmpty(), (a, ra, b, rb)

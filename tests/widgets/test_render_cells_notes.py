@@ -44,11 +44,6 @@ def test_a_note_keeps_its_document_while_its_text_stays(qtbot: QtBot) -> None:
     assert doc.revision() == revision  # not set again
     n.setText("w")
     assert n.toPlainText() == "w" and doc.revision() != revision
-    n.place_beyond(1.9, 1.9, 0.3)  # past the corner: kept inside the view
-    view = w.getPlotItem().getViewBox().sceneBoundingRect().adjusted(-1, -1, 1, 1)
-    assert view.contains(n.sceneBoundingRect())
-    n.place_in_corner_away([(1.5, 1.5)])
-    assert (n.pos().x(), n.pos().y()) == (-2.0, -2.0) and tuple(n.anchor) == (0.0, 1.0)
 
 
 def test_an_arrow_is_three_segments_left_alone_while_it_stays(qtbot: QtBot) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 
 import numpy as np
 import pyqtgraph as pg
@@ -13,7 +12,15 @@ from posenc_gui.panels.rope.text import f, pair
 from posenc_gui.state.rope import TAU
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.render.keyed import KeyedCurve
-from posenc_gui.widgets.render.occupancy import LineGrid
+from posenc_gui.widgets.render.occupancy import (
+    Candidates,
+    LineGrid,
+    arc_candidates,
+    first_arc_spot,
+    first_tip_spot,
+    place_labels,
+    tip_candidates,
+)
 from posenc_gui.widgets.render.steady import SteadyLimit
 from posenc_gui.widgets.render.view_range import ShownRange
 from posenc_gui.widgets.style import LineStyle, StyleBook
@@ -144,26 +151,33 @@ class CircleViews(Panel):
         )  # fmt: skip
         # the cells a label's rectangle touches reach a cell past it: a cell more of gap
         gap = LABEL_GAP * per_px + cell
-        # every label's spots, in order of preference, tested against the lines in one lookup
+        # every label's spots, in order of preference: the first tried alone, the others
+        # made only for a label whose first spot is taken
         shown = [key for key in arcs if items[key].html()]
+        keys = [*tips, *shown]
         th = np.array([half[key] for key in tips])
         ah = np.array([half[key] for key in shown]).reshape(-1, 2)
-        tx, ty = tip_candidates(np.array(list(tips.values())), th, gap)
-        ax, ay = arc_candidates(
-            np.array([[arcs[k][2], arcs[k][3], sweeps[k]] for k in shown]).reshape(-1, 3), ah, gap
-        )
-        keys = [*tips, *shown]
-        per = np.repeat([tx.shape[1], ax.shape[1]], [len(tips), len(shown)])
-        at = np.repeat(np.arange(len(keys)), per)
-        hw_hh = np.concatenate([th, ah])[at]
-        cx, cy = np.concatenate([tx.ravel(), ax.ravel()]), np.concatenate([ty.ravel(), ay.ravel()])
-        hits = grid.hits(cx, cy, hw_hh[:, 0], hw_hh[:, 1])
-        spots: dict[str, Spot] = {}
-        end = 0
-        for key, count in zip(keys, per.tolist(), strict=True):
-            row = slice(end, end + count)
-            spots[key] = choose_spot(cx[row], cy[row], hits[row], half, key, spots, (hx, hy))
-            end += count
+        tip_xy = np.array(list(tips.values()))
+        arc_rows = np.array([[arcs[k][2], arcs[k][3], sweeps[k]] for k in shown]).reshape(-1, 3)
+        first = [
+            first_tip_spot(x, y, w, h, gap)
+            for (x, y), (w, h) in zip(tip_xy.tolist(), th.tolist(), strict=True)
+        ]
+        first += [
+            first_arc_spot(mid, r, w, h, gap)
+            for (mid, r, _), (w, h) in zip(arc_rows.tolist(), ah.tolist(), strict=True)
+        ]
+
+        def more(k: int) -> Candidates:
+            if k < len(tips):
+                x, y = tip_candidates(tip_xy[k : k + 1], th[k : k + 1], gap)
+            else:
+                j = k - len(tips)
+                x, y = arc_candidates(arc_rows[j : j + 1], ah[j : j + 1], gap)
+            return x[0], y[0]
+
+        placed = place_labels(grid, first, more, [half[k] for k in keys], (-hx, -hy, hx, hy))
+        spots = dict(zip(keys, placed, strict=True))
         for key, (x, y) in spots.items():
             items[key].place(x, y)
         self._circle_range.show((-hx, hx), (-hy, hy))
@@ -187,86 +201,10 @@ def close_ceil(x: float) -> float:
     return math.ceil(1.03 * x / step - 1e-9) * step
 
 
-Spot = tuple[float, float]
-#: Half width and half height of a label in data units.
-Half = Mapping[str, tuple[float, float]]
-
-
 def _half_size(item: styled.PixelText, per_px: float) -> tuple[float, float]:
     """Half the size of ``item``'s text (margins left out, a pixel of air kept), in data units."""
     w, h = item.ink_size()
     return (0.5 * w + 1.0) * per_px, (0.5 * h + 1.0) * per_px
-
-
-#: Directions (radians from an arrow's own) tried for its tip label, in order of preference.
-_TIP_TURNS = np.array([0.0, 0.35, -0.35, 0.7, -0.7, 1.1, -1.1, 1.6, -1.6, 2.2, -2.2])
-#: Spots along an arc tried for its label (fractions of its sweep from its middle).
-_ARC_ALONG = np.array([0.0, 0.2, -0.2, 0.35, -0.35])
-
-
-def _extent(hw: np.ndarray, hh: np.ndarray, ang: np.ndarray) -> np.ndarray:
-    """How far rectangles of half size ``(hw, hh)`` reach from their centres along ``ang``."""
-    return np.asarray(np.abs(hw * np.cos(ang)) + np.abs(hh * np.sin(ang)))
-
-
-def tip_candidates(tips: np.ndarray, half: np.ndarray, gap: float) -> tuple[np.ndarray, np.ndarray]:
-    """Spots for the labels of the arrow tips ``tips`` (``n × 2``; their labels' half sizes
-    ``half``, ``n × 2``), a row per tip, in order of preference: just past the tip (``gap``
-    between it and the label's rectangle), straight on and then turning to either side; then
-    a label's height further out, and so on."""
-    tx, ty = tips[:, :1, None], tips[:, 1:, None]
-    hw, hh = half[:, :1, None], half[:, 1:, None]
-    ang = np.arctan2(ty, tx) + _TIP_TURNS  # atan2(0, 0) = 0: a tip at the origin looks right
-    steps = np.arange(6.0)[:, None]
-    dist = gap + _extent(hw, hh, ang) + steps * (2.0 * hh + gap)
-    n, per = len(tips), dist.shape[1] * dist.shape[2]
-    return (tx + dist * np.cos(ang)).reshape(n, per), (ty + dist * np.sin(ang)).reshape(n, per)
-
-
-def arc_candidates(arcs: np.ndarray, half: np.ndarray, gap: float) -> tuple[np.ndarray, np.ndarray]:
-    """Spots for the labels of arcs (``arcs``: a row of middle angle, radius and sweep per
-    arc; ``half``: their labels' half sizes), a row per arc, in order of preference: just
-    outside the arc at its middle, then along it, then just inside; then further out a
-    label's height at a time."""
-    mid, radius, sweep = (arcs[:, k : k + 1, None] for k in range(3))
-    hw, hh = half[:, :1, None], half[:, 1:, None]
-    ang = mid + sweep * _ARC_ALONG
-    ext = _extent(hw, hh, ang)
-    out = radius + gap + ext + np.arange(8.0)[:, None] * (2.0 * hh + gap)
-    inside = np.maximum(radius - gap - ext, 0.0)
-    r = np.concatenate([out[:, :1], inside, out[:, 1:]], 1)
-    n, per = len(arcs), r.shape[1] * ang.shape[2]
-    return (r * np.cos(ang)).reshape(n, per), (r * np.sin(ang)).reshape(n, per)
-
-
-def choose_spot(
-    cx: np.ndarray,
-    cy: np.ndarray,
-    hits: np.ndarray,
-    half: Half,
-    key: str,
-    placed: Mapping[str, Spot],
-    bounds: Spot,
-) -> Spot:
-    """The first of the spots ``(cx, cy)`` where label ``key`` (half size ``half[key]``) lies
-    over no line (``hits``: the cells of lines each spot's rectangle touches, from
-    :meth:`LineGrid.hits`), on none of the labels ``placed`` and inside
-    ``±bounds``; if none is, the one that breaks the fewest of these (the view first, then
-    the other labels, then the lines)."""
-    hw, hh = half[key]
-    bx, by = bounds[0] - hw, bounds[1] - hh
-    others = [(px, py, half[k][0] + hw, half[k][1] + hh) for k, (px, py) in placed.items()]
-    best, best_cost = (float(cx[0]), float(cy[0])), math.inf
-    for x, y, n in zip(cx.tolist(), cy.tolist(), hits.tolist(), strict=True):
-        cost = float(n) + (1e6 if abs(x) > bx or abs(y) > by else 0.0)
-        if cost >= best_cost:
-            continue
-        cost += 1e3 * sum(abs(x - px) < ow and abs(y - py) < oh for px, py, ow, oh in others)
-        if cost == 0.0:
-            return x, y
-        if cost < best_cost:
-            best, best_cost = (x, y), cost
-    return best
 
 
 def line(

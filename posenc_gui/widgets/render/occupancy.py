@@ -1,86 +1,232 @@
 """Where lines run, on a coarse grid: a label's rectangle tested against them in one lookup.
 
-:class:`LineGrid` rasterises a plot's lines (per refresh) into a grid of cells a few pixels
-wide and sums it into a summed-area table: how many cells of a rectangle the lines cross is
-then four lookups, whatever the rectangle's size, and a whole batch of candidate spots for
-the labels is tested in a few numpy operations. It keeps each line's cells while the line's
-key (what its points are made from) and the grid stay: a step that moves one arrow
-rasterises that arrow only.
+:class:`LineGrid` takes a plot's lines (per refresh) as segments and rasterises them into a
+grid of cells a few pixels wide, summed into a summed-area table: how many cells of a
+rectangle the lines cross is then four lookups, whatever the rectangle's size, and a whole
+batch of candidate spots for a label is tested in a few numpy operations (:meth:`hits`).
+
+What it keeps and when it redraws: each line's segments and cells while the line's key (what
+its points are made from) and the grid stay. A line that changed is rasterised only when a
+batch lookup needs its cells or once it has stayed for a step; until then :meth:`free` (is
+a label's first spot clear?) tests it from its few segments. So a step that turns an arrow
+rasterises nothing, and a circle that stays is tested from its cells, not its hundreds of
+segments.
 
 Why: a label that must sit clear of the lines is placed by trying spots in order of
 preference; testing each spot against every line's points costs (spots × points) per label
-— enough to double a tab's frame time — where this costs the rasterisation of what moved and
-one lookup per spot. The grid is conservative: a rectangle counts every cell it touches, so a
-spot found free is free of the lines.
+— enough to double a tab's frame time — where this costs a lookup per spot, and most steps
+find each label's first spot free and try no other. The grid is conservative: a rectangle
+counts every cell it touches, so a spot found free is free of the lines.
+
+:func:`place_labels` places a plot's labels with it: each label's first spot if it is clear
+of the lines, of the labels placed before it and of the plot's edge; else its other spots in
+order of preference (:func:`tip_candidates` past an arrow's tip, :func:`arc_candidates`
+beside an arc, or any others), made then and tested in one lookup.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import math
+from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 
-#: A line: x, y (finite) and its ``connect`` (``"all"``, ``"pairs"`` or one flag per point).
-Line = tuple[np.ndarray, np.ndarray, "str | np.ndarray"]
+#: A line: x, y (finite; arrays, or lists for a few points) and its ``connect`` (``"all"``,
+#: ``"pairs"`` or one flag per point).
+Line = tuple["np.ndarray | list[float]", "np.ndarray | list[float]", "str | np.ndarray"]
 
 
-def _starts(n: int, connect: str | np.ndarray) -> np.ndarray:
-    """Which of a line's ``n`` points start a segment drawn with ``connect`` (the last none)."""
+class Held:
+    """A line's key that is its arrays themselves: equal to another while both hold the same
+    array objects (a curve set again gets new arrays; one left alone keeps them), compared
+    without reading the points."""
+
+    __slots__ = ("arrays",)
+
+    def __init__(self, *arrays: object) -> None:
+        self.arrays = arrays
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Held)
+            and len(other.arrays) == len(self.arrays)
+            and all(a is b for a, b in zip(self.arrays, other.arrays, strict=True))
+        )
+
+    def __hash__(self) -> int:
+        return hash(tuple(id(a) for a in self.arrays))
+
+
+#: A line's segments: start x, start y, end x, end y (one value per segment each; arrays, or
+#: lists for a line of a few points).
+Segments = tuple["np.ndarray | list[float]", ...]
+
+#: Up to this many points a line's segments are made in plain Python: numpy's cost per call
+#: outweighs its speed on a few values.
+_FEW = 48
+
+
+def _segments(line: Line) -> Segments:
+    """The segments ``line`` draws (its ``connect``: a polyline, pairs, or one flag per point
+    saying whether a segment starts there), finite ones only."""
+    x, y, connect = line
+    n = len(x)
+    if n <= _FEW:
+        return _few_segments(x, y, connect)
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if isinstance(connect, str):
-        flags = np.ones(n, dtype=bool)
         if connect == "pairs":
-            flags[1::2] = False
+            m = n // 2 * 2
+            ax, ay, bx, by = x[0:m:2], y[0:m:2], x[1:m:2], y[1:m:2]
+        else:
+            ax, ay, bx, by = x[:-1], y[:-1], x[1:], y[1:]
     else:
-        flags = np.array(connect, dtype=bool)
-    if n:
-        flags[-1] = False
-    return flags
+        keep = np.asarray(connect, dtype=bool)[: n - 1]
+        ax, ay, bx, by = x[:-1][keep], y[:-1][keep], x[1:][keep], y[1:][keep]
+    ok = np.isfinite(ax) & np.isfinite(ay) & np.isfinite(bx) & np.isfinite(by)
+    if ok.all():
+        return ax, ay, bx, by
+    return ax[ok], ay[ok], bx[ok], by[ok]
+
+
+def _few_segments(x: object, y: object, connect: str | np.ndarray) -> Segments:
+    """:func:`_segments` of a line of a few points, in plain Python."""
+    xs = x.tolist() if isinstance(x, np.ndarray) else list(x)  # type: ignore[call-overload]
+    ys = y.tolist() if isinstance(y, np.ndarray) else list(y)  # type: ignore[call-overload]
+    n = len(xs)
+    if n < 2:
+        starts: list[int] | range = []
+    elif isinstance(connect, str):
+        starts = range(0, n // 2 * 2, 2) if connect == "pairs" else range(n - 1)
+    else:
+        flags = np.asarray(connect, dtype=bool)[: n - 1].tolist()
+        starts = [i for i, f in enumerate(flags) if f]
+    fin = math.isfinite
+    ax, ay, bx, by = [], [], [], []
+    for i in starts:
+        a, b, c, d = xs[i], ys[i], xs[i + 1], ys[i + 1]
+        if fin(a) and fin(b) and fin(c) and fin(d):
+            ax.append(a)
+            ay.append(b)
+            bx.append(c)
+            by.append(d)
+    return ax, ay, bx, by
+
+
+#: A line's segments for :meth:`LineGrid.free`: its bounding box, and then the segments as
+#: tuples (made when a rectangle meets the box).
+_Loose = tuple[float, float, float, float, Segments]
+
+
+def _box(segs: Segments) -> _Loose:
+    """The bounding box of ``segs`` (empty: one no rectangle meets), and ``segs``."""
+    if not len(segs[0]):
+        return math.inf, math.inf, -math.inf, -math.inf, segs
+    if isinstance(segs[0], np.ndarray):
+        ax, ay, bx, by = segs
+        return (
+            float(min(np.min(ax), np.min(bx))),
+            float(min(np.min(ay), np.min(by))),
+            float(max(np.max(ax), np.max(bx))),
+            float(max(np.max(ay), np.max(by))),
+            segs,
+        )
+    ax, ay, bx, by = segs
+    return (
+        min(min(ax), min(bx)),
+        min(min(ay), min(by)),
+        max(max(ax), max(bx)),
+        max(max(ay), max(by)),
+        segs,
+    )
+
+
+def _meets(segs: Segments, box: Bounds) -> bool:
+    """Whether any of ``segs`` meets the rectangle ``box``."""
+    lx, b, r, t = box
+    ax, ay, bx, by = (v.tolist() if isinstance(v, np.ndarray) else v for v in segs)
+    for sx, sy, ex, ey in zip(ax, ay, bx, by, strict=True):
+        off = (sx < lx and ex < lx) or (sx > r and ex > r) or (sy < b and ey < b)
+        if not (off or (sy > t and ey > t)) and _crosses(sx, sy, ex, ey, box):
+            return True
+    return False
+
+
+def _crosses(ax: float, ay: float, bx: float, by: float, lo: Bounds) -> bool:
+    """Whether the segment from ``(ax, ay)`` to ``(bx, by)`` meets the rectangle ``lo``
+    (Liang–Barsky: the part of the segment inside each of its four sides)."""
+    lx, b, r, t = lo
+    if lx <= ax <= r and b <= ay <= t:
+        return True
+    t0, t1 = 0.0, 1.0
+    dx, dy = bx - ax, by - ay
+    for p, q in ((-dx, ax - lx), (dx, r - ax), (-dy, ay - b), (dy, t - ay)):
+        if p == 0.0:
+            if q < 0.0:
+                return False
+        elif p < 0.0:
+            t0 = max(t0, q / p)
+        else:
+            t1 = min(t1, q / p)
+        if t0 > t1:
+            return False
+    return True
 
 
 def _cells(
-    lines: Sequence[Line], x0: float, y0: float, cell: float, nx: int, ny: int
+    segs: Sequence[Segments], x0: float, y0: float, cell: float, nx: int, ny: int
 ) -> np.ndarray:
-    """The cells (``lines × ny × nx``, 1 where it runs) each line crosses: all lines' segments
+    """The cells (``lines × ny × nx``, 1 where it runs) each line's segments cross: all
     sampled half a cell apart in one pass."""
-    sizes = [len(x) for x, _, _ in lines]
-    px = np.concatenate([np.asarray(x, dtype=float) for x, _, _ in lines])
-    py = np.concatenate([np.asarray(y, dtype=float) for _, y, _ in lines])
-    starts = np.concatenate([_starts(n, c) for n, (_, _, c) in zip(sizes, lines, strict=True)])
-    i = np.flatnonzero(starts)
-    occ = np.zeros((len(lines), ny, nx), dtype=np.uint8)
-    if not len(i):
+    occ = np.zeros((len(segs), ny, nx), dtype=np.uint8)
+    sizes = [len(sg[0]) for sg in segs]
+    if not sum(sizes):
         return occ
-    ax, ay = px[i], py[i]
-    dx, dy = px[i + 1] - ax, py[i + 1] - ay
+    ax, ay, bx, by = (
+        np.concatenate([np.asarray(sg[k], dtype=float) for sg in segs]) for k in range(4)
+    )
+    dx, dy = bx - ax, by - ay
     count = np.clip(np.ceil(np.hypot(dx, dy) / (0.5 * cell)), 1, 256).astype(np.int64) + 1
-    of = np.repeat(np.arange(len(i)), count)
+    of = np.repeat(np.arange(len(ax)), count)
     # t = 0 … 1 along each segment: the rank of a sample within its segment
     t = (np.arange(len(of)) - (np.cumsum(count) - count)[of]) / (count[of] - 1)
     ix = np.floor((ax[of] + dx[of] * t - x0) / cell).astype(np.int64)
     iy = np.floor((ay[of] + dy[of] * t - y0) / cell).astype(np.int64)
     inside = (ix >= 0) & (ix < nx) & (iy >= 0) & (iy < ny)
-    line = np.repeat(np.arange(len(lines)), sizes)[i][of]
+    line = np.repeat(np.arange(len(segs)), sizes)[of]
     occ[line[inside], iy[inside], ix[inside]] = 1
     return occ
 
 
 class LineGrid:
-    """Lines rasterised into ``nx × ny`` cells of side ``cell`` from ``(x0, y0)`` (data units);
-    :meth:`hits` counts the cells of rectangles they cross (see the module's docstring)."""
+    """Lines on a grid of ``nx × ny`` cells of side ``cell`` from ``(x0, y0)`` (data units):
+    :meth:`hits` counts the cells of rectangles they cross, :meth:`free` tells whether
+    rectangles touch none of them (see the module's docstring).
+
+    A line set again with an unchanged key keeps its segments and cells. A line that changed
+    is rasterised when :meth:`hits` first needs its cells, or at the next call that leaves
+    it alone: a line that moves at every step (an arrow turning) is tested by :meth:`free`
+    from its few segments, in plain Python floats (a handful of segments: numpy's cost per
+    call would outweigh the work), after its bounding box, and never rasterised; one that
+    stays (a circle of hundreds of segments) from its cells, in four lookups of a summed-area
+    table."""
 
     def __init__(self) -> None:
         self._geometry: tuple[float, float, float, int, int] = (0.0, 0.0, 1.0, 0, 0)
         self._keys: list[Hashable] = []
-        #: The cells of each line (``lines × ny × nx``).
-        self.cells = np.zeros((0, 0, 0), dtype=np.uint8)
-        #: The summed-area table of the cells any line crosses (``(ny + 1) × (nx + 1)``).
-        self.table = np.zeros((1, 1), dtype=np.int32)
-        #: Lines rasterised (a test counts the work a step did).
+        self._segs: list[Segments] = []
+        self._loose: dict[int, _Loose] = {}  # the stale lines' segments for :meth:`free`
+        self._stale: set[int] = set()  # lines whose cells are not made yet
+        self._cells = np.zeros((0, 0, 0), dtype=np.uint8)
+        self._table: np.ndarray | None = np.zeros((1, 1), dtype=np.int32)
+        self._kept: np.ndarray | None = None  # the table of the lines whose cells are made
+        #: Lines taken again (their segments now, their cells when asked for): a test counts
+        #: the work a step did.
         self.rasterised = 0
 
     def rasterise(
         self,
-        lines: Sequence[Line],
+        lines: Sequence[Line | Callable[[], Line]],
         keys: Sequence[Hashable],
         x0: float,
         y0: float,
@@ -88,23 +234,101 @@ class LineGrid:
         nx: int,
         ny: int,
     ) -> None:
-        """Rasterise ``lines`` (``keys``: what each is made from; None: unknown, always
-        rasterised) on the grid given, keeping the cells of lines unchanged since the last
-        call on the same grid."""
+        """Take ``lines`` (``keys``: what each is made from; None: unknown, always taken
+        again) on the grid given, keeping what lines unchanged since the last call on the
+        same grid had. A line may be a function that makes it: called only when its key
+        changed."""
         geometry = (x0, y0, cell, nx, ny)
         if geometry != self._geometry or len(keys) != len(self._keys):
             self._geometry, self._keys = geometry, [None] * len(keys)
-            self.cells = np.zeros((len(keys), ny, nx), dtype=np.uint8)
-        new = [k for k, key in enumerate(keys) if key is None or key != self._keys[k]]
+            self._segs = [([], [], [], [])] * len(keys)
+            self._cells = np.zeros((len(keys), ny, nx), dtype=np.uint8)
+            self._stale = set(range(len(keys)))
+            self._loose.clear()
+            self._table = self._kept = None
+        old = self._keys
+        new = [k for k, key in enumerate(keys) if key is None or key != old[k]]
+        settled = self._stale.difference(new)
+        if settled:  # left alone since they changed: their cells now, kept while they stay
+            self._make_cells(sorted(settled))
         if not new:
             return
-        self.cells[new] = _cells([lines[k] for k in new], *geometry)
+        if not self._stale.issuperset(new):  # a line whose cells were made moves
+            self._kept = None
         for k in new:
+            line = lines[k]
+            self._segs[k] = _segments(line() if callable(line) else line)
             self._keys[k] = keys[k]
+            self._loose.pop(k, None)
+        self._stale.update(new)
         self.rasterised += len(new)
-        table = np.zeros((ny + 1, nx + 1), dtype=np.int32)
-        table[1:, 1:] = self.cells.max(0).cumsum(0, dtype=np.int32).cumsum(1, dtype=np.int32)
-        self.table = table
+        self._table = None
+
+    def _make_cells(self, lines: list[int]) -> None:
+        self._cells[lines] = _cells([self._segs[k] for k in lines], *self._geometry)
+        self._stale.difference_update(lines)
+        for k in lines:
+            self._loose.pop(k, None)
+        self._table = self._kept = None
+
+    @property
+    def cells(self) -> np.ndarray:
+        """The cells of each line (``lines × ny × nx``, 1 where it runs)."""
+        if self._stale:
+            self._make_cells(sorted(self._stale))
+        return self._cells
+
+    @property
+    def table(self) -> np.ndarray:
+        """The summed-area table of the cells any line crosses (``(ny + 1) × (nx + 1)``)."""
+        if self._table is None:
+            self._table = _summed(self.cells)
+        return self._table
+
+    def free(
+        self,
+        cx: Sequence[float],
+        cy: Sequence[float],
+        hw: Sequence[float],
+        hh: Sequence[float],
+    ) -> list[bool]:
+        """For rectangles of half size ``(hw, hh)`` centred on ``(cx, cy)`` (one value per
+        rectangle each): whether no line comes near it — touches none of its cells, for a
+        line rasterised; passes no nearer than half a cell, for one that has moved since
+        (tested from its segments: no cells made)."""
+        x0, y0, c, nx, ny = self._geometry
+        if self._kept is None:
+            fresh = [k for k in range(len(self._segs)) if k not in self._stale]
+            self._kept = _summed(self._cells[fresh]) if fresh else None
+        kept = self._kept
+        loose = [self._loose_of(k) for k in self._stale]
+        pad = 0.5 * c
+        out = []
+        for x, y, w, h in zip(cx, cy, hw, hh, strict=True):
+            if kept is not None:
+                i0 = min(max(math.floor((x - w - x0) / c), 0), nx)
+                i1 = min(max(math.floor((x + w - x0) / c) + 1, 0), nx)
+                j0 = min(max(math.floor((y - h - y0) / c), 0), ny)
+                j1 = min(max(math.floor((y + h - y0) / c) + 1, 0), ny)
+                if kept[j1, i1] - kept[j0, i1] - kept[j1, i0] + kept[j0, i0]:
+                    out.append(False)
+                    continue
+            # as near as a cell would count: half a cell wider
+            box = (x - w - pad, y - h - pad, x + w + pad, y + h + pad)
+            out.append(
+                not any(
+                    _meets(segs, box)
+                    for lx0, ly0, lx1, ly1, segs in loose
+                    if lx0 <= box[2] and lx1 >= box[0] and ly0 <= box[3] and ly1 >= box[1]
+                )
+            )
+        return out
+
+    def _loose_of(self, k: int) -> _Loose:
+        got = self._loose.get(k)
+        if got is None:
+            got = self._loose[k] = _box(self._segs[k])
+        return got
 
     def hits(
         self, cx: np.ndarray, cy: np.ndarray, hw: np.ndarray | float, hh: np.ndarray | float
@@ -112,10 +336,153 @@ class LineGrid:
         """For rectangles of half size ``(hw, hh)`` centred on ``(cx, cy)`` (arrays of one
         value per rectangle, or one value for all): how many cells crossed by a line each
         touches."""
+        s = self.table
         x0, y0, c, nx, ny = self._geometry
         i0 = np.clip(np.floor((cx - hw - x0) / c), 0, nx).astype(np.int64)
         i1 = np.clip(np.floor((cx + hw - x0) / c) + 1, 0, nx).astype(np.int64)
         j0 = np.clip(np.floor((cy - hh - y0) / c), 0, ny).astype(np.int64)
         j1 = np.clip(np.floor((cy + hh - y0) / c) + 1, 0, ny).astype(np.int64)
-        s = self.table
         return np.asarray(s[j1, i1] - s[j0, i1] - s[j1, i0] + s[j0, i0])
+
+
+def _summed(cells: np.ndarray) -> np.ndarray:
+    """The summed-area table (``(ny + 1) × (nx + 1)``) of the cells any of ``cells``'s lines
+    crosses."""
+    _, ny, nx = cells.shape
+    table = np.zeros((ny + 1, nx + 1), dtype=np.int32)
+    if len(cells):
+        table[1:, 1:] = cells.max(0).cumsum(0, dtype=np.int32).cumsum(1, np.int32)
+    return table
+
+
+# -- labels placed clear of the lines ---------------------------------------------------------
+#: A label's centre (data units).
+Spot = tuple[float, float]
+#: A rectangle the labels must lie in: ``(x0, y0, x1, y1)`` (data units).
+Bounds = tuple[float, float, float, float]
+#: A label's spots: x and y, in order of preference.
+Candidates = tuple[np.ndarray, np.ndarray]
+
+#: Directions (radians from an arrow's own) tried for its tip label, in order of preference.
+_TIP_TURNS = np.array([0.0, 0.35, -0.35, 0.7, -0.7, 1.1, -1.1, 1.6, -1.6, 2.2, -2.2])
+#: Spots along an arc tried for its label (fractions of its sweep from its middle).
+_ARC_ALONG = np.array([0.0, 0.2, -0.2, 0.35, -0.35])
+
+
+def _extent(hw: np.ndarray, hh: np.ndarray, ang: np.ndarray) -> np.ndarray:
+    """How far rectangles of half size ``(hw, hh)`` reach from their centres along ``ang``."""
+    return np.asarray(np.abs(hw * np.cos(ang)) + np.abs(hh * np.sin(ang)))
+
+
+def tip_candidates(tips: np.ndarray, half: np.ndarray, gap: float) -> tuple[np.ndarray, np.ndarray]:
+    """Spots for the labels of the tips ``tips`` (``n × 2``) of arrows from the origin (their
+    labels' half sizes ``half``, ``n × 2``), a row per tip, in order of preference: just past
+    the tip (``gap`` between it and the label's rectangle), straight on and then turning to
+    either side; then a label's height further out, and so on."""
+    tx, ty = tips[:, :1, None], tips[:, 1:, None]
+    hw, hh = half[:, :1, None], half[:, 1:, None]
+    ang = np.arctan2(ty, tx) + _TIP_TURNS  # atan2(0, 0) = 0: a tip at the origin looks right
+    steps = np.arange(6.0)[:, None]
+    dist = gap + _extent(hw, hh, ang) + steps * (2.0 * hh + gap)
+    n, per = len(tips), dist.shape[1] * dist.shape[2]
+    return (tx + dist * np.cos(ang)).reshape(n, per), (ty + dist * np.sin(ang)).reshape(n, per)
+
+
+def arc_candidates(arcs: np.ndarray, half: np.ndarray, gap: float) -> tuple[np.ndarray, np.ndarray]:
+    """Spots for the labels of arcs about the origin (``arcs``: a row of middle angle, radius
+    and sweep per arc; ``half``: their labels' half sizes), a row per arc, in order of
+    preference: just outside the arc at its middle, then along it, then just inside; then
+    further out a label's height at a time."""
+    mid, radius, sweep = (arcs[:, k : k + 1, None] for k in range(3))
+    hw, hh = half[:, :1, None], half[:, 1:, None]
+    ang = mid + sweep * _ARC_ALONG
+    ext = _extent(hw, hh, ang)
+    out = radius + gap + ext + np.arange(8.0)[:, None] * (2.0 * hh + gap)
+    inside = np.maximum(radius - gap - ext, 0.0)
+    r = np.concatenate([out[:, :1], inside, out[:, 1:]], 1)
+    n, per = len(arcs), r.shape[1] * ang.shape[2]
+    return (r * np.cos(ang)).reshape(n, per), (r * np.sin(ang)).reshape(n, per)
+
+
+#: A closed line of 12 segments round the unit circle.
+_RING_X = [math.cos(2.0 * math.pi * k / 12) for k in range(13)]
+_RING_Y = [math.sin(2.0 * math.pi * k / 12) for k in range(13)]
+
+
+def ring(x: float, y: float, radius: float) -> Line:
+    """A marker's ring about ``(x, y)`` (12 chords of the circle of ``radius``, within 4 % of
+    it): a line the labels keep off (lists: made and tested in plain Python)."""
+    return [x + radius * c for c in _RING_X], [y + radius * s for s in _RING_Y], "all"
+
+
+def first_tip_spot(x: float, y: float, hw: float, hh: float, gap: float) -> Spot:
+    """The first of :func:`tip_candidates` for one tip ``(x, y)`` and a label of half size
+    ``(hw, hh)``: straight on past the tip, ``gap`` clear of it."""
+    ang = math.atan2(y, x)
+    c, s = math.cos(ang), math.sin(ang)
+    dist = gap + abs(hw * c) + abs(hh * s)
+    return x + dist * c, y + dist * s
+
+
+def first_arc_spot(mid: float, radius: float, hw: float, hh: float, gap: float) -> Spot:
+    """The first of :func:`arc_candidates` for an arc about the origin (middle angle ``mid``,
+    ``radius``) and a label of half size ``(hw, hh)``: just outside the arc at its middle."""
+    c, s = math.cos(mid), math.sin(mid)
+    r = radius + gap + abs(hw * c) + abs(hh * s)
+    return r * c, r * s
+
+
+def place_labels(
+    grid: LineGrid,
+    first: Sequence[Spot],
+    more: Callable[[int], Candidates],
+    half: Sequence[tuple[float, float]],
+    bounds: Bounds,
+) -> list[Spot]:
+    """Where each label goes, in order: label ``k`` (half size ``half[k]``) at its first
+    spot ``first[k]`` if that lies over no line of ``grid``, on none of the labels placed
+    before it and inside ``bounds``; else at the first such of its spots ``more(k)`` (x and
+    y, in order of preference; made only then, and tested against the lines in one lookup);
+    if none is, the one that breaks the fewest of these (the bounds first, then the other
+    labels, then the lines). Most steps find the first spots free and make no others."""
+    free = grid.free(
+        [x for x, _ in first], [y for _, y in first], [w for w, _ in half], [h for _, h in half]
+    )
+    placed: list[tuple[float, float, float, float]] = []
+    out: list[Spot] = []
+    for k, ((x, y), (w, h)) in enumerate(zip(first, half, strict=True)):
+        inside = bounds[0] + w <= x <= bounds[2] - w and bounds[1] + h <= y <= bounds[3] - h
+        apart = all(abs(x - px) >= w + pw or abs(y - py) >= h + ph for px, py, pw, ph in placed)
+        if not (inside and apart and free[k]):
+            cx, cy = (np.ravel(np.asarray(a, dtype=float)) for a in more(k))
+            hits = grid.hits(cx, cy, w, h)
+            x, y = _choose(cx, cy, hits, w, h, placed, bounds)
+        placed.append((x, y, w, h))
+        out.append((x, y))
+    return out
+
+
+def _choose(
+    cx: np.ndarray,
+    cy: np.ndarray,
+    hits: np.ndarray,
+    hw: float,
+    hh: float,
+    placed: Sequence[tuple[float, float, float, float]],
+    bounds: Bounds,
+) -> Spot:
+    """The spot :func:`place_labels` picks for one label among ``(cx, cy)``."""
+    x0, y0, x1, y1 = bounds[0] + hw, bounds[1] + hh, bounds[2] - hw, bounds[3] - hh
+    others = [(px, py, pw + hw, ph + hh) for px, py, pw, ph in placed]
+    best: Spot = (float(cx[0]), float(cy[0])) if len(cx) else (0.5 * (x0 + x1), 0.5 * (y0 + y1))
+    best_cost = math.inf
+    for x, y, n in zip(cx.tolist(), cy.tolist(), hits.tolist(), strict=True):
+        cost = float(n) + (1e6 if x < x0 or x > x1 or y < y0 or y > y1 else 0.0)
+        if cost >= best_cost:
+            continue
+        cost += 1e3 * sum(abs(x - px) < ow and abs(y - py) < oh for px, py, ow, oh in others)
+        if cost == 0.0:
+            return x, y
+        if cost < best_cost:
+            best, best_cost = (x, y), cost
+    return best
