@@ -377,9 +377,10 @@ class RotationPanel(Panel):
         # the drag dots on the tips: rings the labels keep off, past them their own label
         dot = 0.5 * ctx.style.marker("huge") + 1.0
         notes = [self.v_text, self.rv_text, self.angle_text]
-        spots = _place_notes(self._rot_grid, self.rot_plot, self.rot_lines,
-                             [(x, y, dot), (rx, ry, dot)], notes, (dot, dot, 0.0), first,
-                             more)  # fmt: skip
+        drawn = (x, y, v.as_float("angle"), v.as_float("angle2"), dot)
+        spots = _place_notes(self.shown, "rot_labels", drawn, self._rot_grid, self.rot_plot,
+                             self.rot_lines, [(x, y, dot), (rx, ry, dot)], notes,
+                             (dot, dot, 0.0), first, more)  # fmt: skip
         ctx.record("labels", np.array(spots), "label centres: v, R(θ)v, θ")
 
     def _refresh_matrix(self, ctx: Context) -> None:
@@ -499,8 +500,10 @@ class RotationPanel(Panel):
 
         ring_r = 0.5 * ctx.style.marker("huge") + 1.0
         rings = [(float(a), float(b), ring_r) for a, b in pred]
-        spots = _place_notes(self._pe_grid, self.pe_plot, self.pe_lines, rings, self.pe_texts,
-                             (0.0, ring_r, 0.0, ring_r), first, more)  # fmt: skip
+        drawn = (tuple(pts), net)
+        spots = _place_notes(self.shown, "pe_labels", drawn, self._pe_grid, self.pe_plot,
+                             self.pe_lines, rings, self.pe_texts, (0.0, ring_r, 0.0, ring_r),
+                             first, more)  # fmt: skip
         ctx.record("labels", np.array(spots), "label centres: p, p+k, p′, p′+k")
 
     def _refresh_pe_text(self, ctx: Context) -> None:
@@ -702,6 +705,9 @@ MAX_CELLS = 120
 
 
 def _place_notes(
+    shown: Shown,
+    name: str,
+    drawn: Hashable,
     grid: LineGrid,
     plot: pg.PlotWidget,
     lines: Sequence[PixelCurve],
@@ -717,13 +723,22 @@ def _place_notes(
     ``first(half, gaps, bounds)`` gives each note's first spot (data units), ``more(k, half,
     gaps, bounds)`` note ``k``'s spots in order of preference (made when its first is taken);
     ``gaps``: how far each stays from what it names (``pads``: pixels more, as for a marker
-    on its arrow's tip)."""
+    on its arrow's tip).
+
+    ``drawn``: what the lines and rings are made from. While it, the view's range and size and
+    the notes' sizes stay (``shown[name]``), the notes stay where they are: nothing is placed
+    again (a step that moves none of them, say the base while pair 0 turns by ω = 1)."""
     vb = plot.getPlotItem().getViewBox()
     (x0, x1), (y0, y1) = vb.viewRange()
     try:
         per_px = max(abs(float(c)) for c in vb.viewPixelSize())
     except (ZeroDivisionError, ValueError, TypeError):
         per_px = 0.0
+    inks = [n.ink_size() for n in notes]
+    key = (drawn, tuple(rings), x0, x1, y0, y1, per_px, tuple(inks), tuple(pads),
+           tuple(n.margin() for n in notes))  # fmt: skip
+    if not shown.changed(name, key):
+        return [(float(n.pos().x()), float(n.pos().y())) for n in notes]
     if not (math.isfinite(per_px) and per_px > 0):  # no size yet: a guess
         per_px = max(x1 - x0, y1 - y0) / 400.0
     cell = max(CELL_PX * per_px, max(x1 - x0, y1 - y0) / MAX_CELLS)
@@ -741,7 +756,7 @@ def _place_notes(
         keys.append((x, y, r * per_px))
     grid.rasterise(data, keys, x0, y0, cell, nx, ny)
     half = np.array([[(0.5 * w + 1.0) * per_px, (0.5 * h + 1.0) * per_px]
-                     for w, h in (n.ink_size() for n in notes)])  # fmt: skip
+                     for w, h in inks])  # fmt: skip
     # the whole note (its margins too) inside the view
     m = max(n.margin() for n in notes) * per_px
     bounds = (x0 + m, y0 + m, x1 - m, y1 - m)

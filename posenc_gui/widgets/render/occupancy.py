@@ -27,7 +27,7 @@ beside an arc, or any others), made then and tested in one lookup.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 
 import numpy as np
 
@@ -296,6 +296,28 @@ class LineGrid:
         rectangle each): whether no line comes near it — touches none of its cells, for a
         line rasterised; passes no nearer than half a cell, for one that has moved since
         (tested from its segments: no cells made)."""
+        return list(self._clear(cx, cy, hw, hh))
+
+    def first_free(
+        self, cx: Sequence[float], cy: Sequence[float], hw: float, hh: float
+    ) -> int | None:
+        """The index of the first of the rectangles of half size ``(hw, hh)`` centred on
+        ``(cx, cy)`` that :meth:`free` finds free (None: none is), testing no more of them:
+        no line's cells are made for it."""
+        n = len(cx)
+        for k, ok in enumerate(self._clear(cx, cy, [hw] * n, [hh] * n)):
+            if ok:
+                return k
+        return None
+
+    def _clear(
+        self,
+        cx: Sequence[float],
+        cy: Sequence[float],
+        hw: Sequence[float],
+        hh: Sequence[float],
+    ) -> Iterator[bool]:
+        """:meth:`free`, one rectangle at a time."""
         x0, y0, c, nx, ny = self._geometry
         if self._kept is None:
             fresh = [k for k in range(len(self._segs)) if k not in self._stale]
@@ -303,7 +325,6 @@ class LineGrid:
         kept = self._kept
         loose = [self._loose_of(k) for k in self._stale]
         pad = 0.5 * c
-        out = []
         for x, y, w, h in zip(cx, cy, hw, hh, strict=True):
             if kept is not None:
                 i0 = min(max(math.floor((x - w - x0) / c), 0), nx)
@@ -311,18 +332,15 @@ class LineGrid:
                 j0 = min(max(math.floor((y - h - y0) / c), 0), ny)
                 j1 = min(max(math.floor((y + h - y0) / c) + 1, 0), ny)
                 if kept[j1, i1] - kept[j0, i1] - kept[j1, i0] + kept[j0, i0]:
-                    out.append(False)
+                    yield False
                     continue
             # as near as a cell would count: half a cell wider
             box = (x - w - pad, y - h - pad, x + w + pad, y + h + pad)
-            out.append(
-                not any(
-                    _meets(segs, box)
-                    for lx0, ly0, lx1, ly1, segs in loose
-                    if lx0 <= box[2] and lx1 >= box[0] and ly0 <= box[3] and ly1 >= box[1]
-                )
+            yield not any(
+                _meets(segs, box)
+                for lx0, ly0, lx1, ly1, segs in loose
+                if lx0 <= box[2] and lx1 >= box[0] and ly0 <= box[3] and ly1 >= box[1]
             )
-        return out
 
     def _loose_of(self, k: int) -> _Loose:
         got = self._loose.get(k)
@@ -442,9 +460,9 @@ def place_labels(
     """Where each label goes, in order: label ``k`` (half size ``half[k]``) at its first
     spot ``first[k]`` if that lies over no line of ``grid``, on none of the labels placed
     before it and inside ``bounds``; else at the first such of its spots ``more(k)`` (x and
-    y, in order of preference; made only then, and tested against the lines in one lookup);
-    if none is, the one that breaks the fewest of these (the bounds first, then the other
-    labels, then the lines). Most steps find the first spots free and make no others."""
+    y, in order of preference; made only then, and tested one at a time, as the first spots
+    are, so no moving line's cells are made); if none is, the one that breaks the fewest of
+    these (the bounds first, then the other labels, then the lines). Most steps find the first spots free and make no others."""
     free = grid.free(
         [x for x, _ in first], [y for _, y in first], [w for w, _ in half], [h for _, h in half]
     )
@@ -455,11 +473,39 @@ def place_labels(
         apart = all(abs(x - px) >= w + pw or abs(y - py) >= h + ph for px, py, pw, ph in placed)
         if not (inside and apart and free[k]):
             cx, cy = (np.ravel(np.asarray(a, dtype=float)) for a in more(k))
-            hits = grid.hits(cx, cy, w, h)
-            x, y = _choose(cx, cy, hits, w, h, placed, bounds)
+            spot = _first_clear(grid, cx, cy, w, h, placed, bounds)
+            if spot is None:  # none clear: the least bad, by how many cells each covers
+                spot = _choose(cx, cy, grid.hits(cx, cy, w, h), w, h, placed, bounds)
+            x, y = spot
         placed.append((x, y, w, h))
         out.append((x, y))
     return out
+
+
+def _first_clear(
+    grid: LineGrid,
+    cx: np.ndarray,
+    cy: np.ndarray,
+    hw: float,
+    hh: float,
+    placed: Sequence[tuple[float, float, float, float]],
+    bounds: Bounds,
+) -> Spot | None:
+    """The first of the spots ``(cx, cy)`` inside ``bounds``, on none of the labels
+    ``placed`` and free of the lines (:meth:`LineGrid.first_free`, tested one at a time
+    in order: most labels whose first spot is taken take one of their next few)."""
+    x0, y0, x1, y1 = bounds[0] + hw, bounds[1] + hh, bounds[2] - hw, bounds[3] - hh
+    xs, ys = [], []
+    for x, y in zip(cx.tolist(), cy.tolist(), strict=True):
+        if (
+            x0 <= x <= x1
+            and y0 <= y <= y1
+            and all(abs(x - px) >= hw + pw or abs(y - py) >= hh + ph for px, py, pw, ph in placed)
+        ):
+            xs.append(x)
+            ys.append(y)
+    k = grid.first_free(xs, ys, hw, hh)
+    return None if k is None else (xs[k], ys[k])
 
 
 def _choose(
