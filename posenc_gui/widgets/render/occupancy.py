@@ -462,7 +462,8 @@ def place_labels(
     before it and inside ``bounds``; else at the first such of its spots ``more(k)`` (x and
     y, in order of preference; made only then, and tested one at a time, as the first spots
     are, so no moving line's cells are made); if none is, the one that breaks the fewest of
-    these (the bounds first, then the other labels, then the lines). Most steps find the first spots free and make no others."""
+    these (the bounds first, then the other labels, then the lines). Most steps find the
+    first spots free and make no others."""
     free = grid.free(
         [x for x, _ in first], [y for _, y in first], [w for w, _ in half], [h for _, h in half]
     )
