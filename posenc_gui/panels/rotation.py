@@ -34,8 +34,7 @@ as segments (arcs a segment per 3°), in ``kept_lines``; the RoPE cell numbers a
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
-from functools import partial
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pyqtgraph as pg
@@ -60,17 +59,14 @@ from posenc_gui.widgets.fmt import integer, num, sci, sig
 from posenc_gui.widgets.render.arrows import Arrow
 from posenc_gui.widgets.render.cells import CellTexts
 from posenc_gui.widgets.render.items import Dots, PixelCurve
-from posenc_gui.widgets.render.notes import Note, note
+from posenc_gui.widgets.render.notes import note, place_notes
 from posenc_gui.widgets.render.occupancy import (
+    Arc,
     Bounds,
     Candidates,
-    Held,
-    Line,
     LineGrid,
     Spot,
     first_tip_spot,
-    place_labels,
-    ring,
     tip_candidates,
 )
 from posenc_gui.widgets.style import LineStyle, Style, StyleBook
@@ -331,12 +327,11 @@ class RotationPanel(Panel):
         v, r = ctx.values, ctx["rotation"]
         x, y, deg = v.as_float("x"), v.as_float("y"), v.as_float("angle")
         rx, ry = r["rotated"]
-        norm, theta = float(r["norm_v"]), float(r["radians"])
+        theta = float(r["radians"])
         self.rv_arrow.point_to(rx, ry, 0.16)
-        a0 = math.atan2(y, x) if norm > 0 else 0.0
-        rad = min(0.45, 0.55 * norm) if norm > 0 else 0.3
-        arc = arc_angles(a0, theta, ARC_STEP_DEGREES)
-        ax, ay = rad * np.cos(arc), rad * np.sin(arc)
+        swept = _swept_arc(x, y, theta)
+        arc = arc_angles(swept.start, theta, ARC_STEP_DEGREES)
+        ax, ay = swept.radius * np.cos(arc), swept.radius * np.sin(arc)
         self.arc.setData(ax, ay)
         self.angle_text.setText(
             f"θ = {_fixed(deg, 1, plus=False)}° = {_fixed(theta, 3, plus=False)} rad"
@@ -378,8 +373,12 @@ class RotationPanel(Panel):
         dot = 0.5 * ctx.style.marker("huge") + 1.0
         notes = [self.v_text, self.rv_text, self.angle_text]
         drawn = (x, y, v.as_float("angle"), v.as_float("angle2"), dot)
-        spots = _place_notes(self.shown, "rot_labels", drawn, self._rot_grid, self.rot_plot,
-                             self.rot_lines, [(x, y, dot), (rx, ry, dot)], notes,
+        # the circle through v's tip and the swept angle's arc: tested as arcs, not segments
+        unit, _, _, composed, v_arrow, rv_arrow = self.rot_lines
+        lines = (unit, Arc(0.0, 0.0, math.hypot(x, y), 0.0, 2.0 * math.pi), _swept_arc(x, y, t),
+                 composed, v_arrow, rv_arrow)  # fmt: skip
+        spots = place_notes(self.shown, "rot_labels", drawn, self._rot_grid, self.rot_plot,
+                             lines, [(x, y, dot), (rx, ry, dot)], notes,
                              (dot, dot, 0.0), first, more)  # fmt: skip
         ctx.record("labels", np.array(spots), "label centres: v, R(θ)v, θ")
 
@@ -476,9 +475,11 @@ class RotationPanel(Panel):
         self.pe_pred.setData(pred[:, 0], pred[:, 1])
         # In (sin, cos) coordinates the shift turns by −kω (clockwise), in (cos, sin) by +kω.
         net = float(sh["pe_angle_wrapped"]) * (1.0 if swap else -1.0)
+        arcs = []
         for name, item, (px, py), rad in (("arc", self.pe_arc, pts[0], 0.3),
                                           ("arc2", self.pe_arc2, pts[2], 0.45)):  # fmt: skip
             a0 = math.atan2(py, px)
+            arcs.append(Arc(0.0, 0.0, rad, a0, net))
             arc = arc_angles(a0, net, ARC_STEP_DEGREES)
             item.setData(rad * np.cos(arc), rad * np.sin(arc))
             ctx.record(name, arc, f"turn kω drawn from {'p' if name == 'arc' else 'p′'}", "rad")
@@ -501,9 +502,10 @@ class RotationPanel(Panel):
         ring_r = 0.5 * ctx.style.marker("huge") + 1.0
         rings = [(float(a), float(b), ring_r) for a, b in pred]
         drawn = (tuple(pts), net)
-        spots = _place_notes(self.shown, "pe_labels", drawn, self._pe_grid, self.pe_plot,
-                             self.pe_lines, rings, self.pe_texts, (0.0, ring_r, 0.0, ring_r),
-                             first, more)  # fmt: skip
+        # the arcs tested as arcs, not segments
+        spots = place_notes(self.shown, "pe_labels", drawn, self._pe_grid, self.pe_plot,
+                             (self.pe_lines[0], *arcs, *self.pe_lines[3:]), rings, self.pe_texts,
+                             (0.0, ring_r, 0.0, ring_r), first, more)  # fmt: skip
         ctx.record("labels", np.array(spots), "label centres: p, p+k, p′, p′+k")
 
     def _refresh_pe_text(self, ctx: Context) -> None:
@@ -697,82 +699,6 @@ def _scrolled(widget: QWidget, name: str) -> QScrollArea:
     return area
 
 
-#: Pixels between a label and what it names; the side of a cell of the lines' occupancy grid
-#: (pixels), and at most this many cells a side.
-LABEL_GAP = 4.0
-CELL_PX = 6.0
-MAX_CELLS = 120
-
-
-def _place_notes(
-    shown: Shown,
-    name: str,
-    drawn: Hashable,
-    grid: LineGrid,
-    plot: pg.PlotWidget,
-    lines: Sequence[PixelCurve],
-    rings: Sequence[tuple[float, float, float]],
-    notes: Sequence[Note],
-    pads: Sequence[float],
-    first: Callable[[np.ndarray, np.ndarray, Bounds], list[Spot]],
-    more: Callable[[int, np.ndarray, np.ndarray, Bounds], Candidates],
-) -> list[Spot]:
-    """Place ``notes`` (anchored at their centres) in ``plot``'s view with
-    :func:`~posenc_gui.widgets.render.occupancy.place_labels`: clear of ``lines`` and of the
-    marker ``rings`` (x, y, radius in pixels), of each other and of the view's edge.
-    ``first(half, gaps, bounds)`` gives each note's first spot (data units), ``more(k, half,
-    gaps, bounds)`` note ``k``'s spots in order of preference (made when its first is taken);
-    ``gaps``: how far each stays from what it names (``pads``: pixels more, as for a marker
-    on its arrow's tip).
-
-    ``drawn``: what the lines and rings are made from. While it, the view's range and size and
-    the notes' sizes stay (``shown[name]``), the notes stay where they are: nothing is placed
-    again (a step that moves none of them, say the base while pair 0 turns by ω = 1)."""
-    vb = plot.getPlotItem().getViewBox()
-    (x0, x1), (y0, y1) = vb.viewRange()
-    try:
-        per_px = max(abs(float(c)) for c in vb.viewPixelSize())
-    except (ZeroDivisionError, ValueError, TypeError):
-        per_px = 0.0
-    inks = [n.ink_size() for n in notes]
-    key = (drawn, tuple(rings), x0, x1, y0, y1, per_px, tuple(inks), tuple(pads),
-           tuple(n.margin() for n in notes))  # fmt: skip
-    if not shown.changed(name, key):
-        return [(float(n.pos().x()), float(n.pos().y())) for n in notes]
-    if not (math.isfinite(per_px) and per_px > 0):  # no size yet: a guess
-        per_px = max(x1 - x0, y1 - y0) / 400.0
-    cell = max(CELL_PX * per_px, max(x1 - x0, y1 - y0) / MAX_CELLS)
-    nx, ny = math.ceil((x1 - x0) / cell), math.ceil((y1 - y0) / cell)
-    data: list[Line | Callable[[], Line]] = []
-    keys: list[Hashable] = []
-    empty = np.zeros(0)
-    for ln in lines:
-        xs, ys = ln.getData()
-        xs, ys = (empty if xs is None else xs), (empty if ys is None else ys)
-        data.append((xs, ys, ln.opts["connect"]))
-        keys.append(Held(xs, ys, ln.opts["connect"]))
-    for x, y, r in rings:
-        data.append(partial(ring, x, y, r * per_px))
-        keys.append((x, y, r * per_px))
-    grid.rasterise(data, keys, x0, y0, cell, nx, ny)
-    half = np.array([[(0.5 * w + 1.0) * per_px, (0.5 * h + 1.0) * per_px]
-                     for w, h in inks])  # fmt: skip
-    # the whole note (its margins too) inside the view
-    m = max(n.margin() for n in notes) * per_px
-    bounds = (x0 + m, y0 + m, x1 - m, y1 - m)
-    # the cells a label's rectangle touches reach a cell past it: a cell more of gap
-    gaps = LABEL_GAP * per_px + cell + np.asarray(pads, dtype=float) * per_px
-    spots = place_labels(
-        grid, first(half, gaps, bounds), lambda k: more(k, half, gaps, bounds),
-        [(float(w), float(h)) for w, h in half], bounds,
-    )  # fmt: skip
-    for n, (x, y) in zip(notes, spots, strict=True):
-        pos = n.pos()
-        if pos.x() != x or pos.y() != y:  # a note left in place is not laid out again
-            n.setPos(x, y)
-    return spots
-
-
 def _edge_spots(bounds: Bounds, half: np.ndarray, away: np.ndarray) -> Candidates:
     """Spots for a label of half size ``half`` in the view's corners, then at the middles of
     its edges, each group farthest from the points ``away`` first."""
@@ -794,6 +720,13 @@ def _far_corner(bounds: Bounds, half: np.ndarray, away: np.ndarray) -> Spot:
     """The first of :func:`_edge_spots`: the corner farthest from the points ``away``."""
     xs, ys = _edge_spots(bounds, half, away)
     return float(xs[0]), float(ys[0])
+
+
+def _swept_arc(x: float, y: float, theta: float) -> Arc:
+    """The arc of the swept angle: from v = (x, y) through ``theta``, inside v's tip."""
+    norm = math.hypot(x, y)
+    a0 = math.atan2(y, x) if norm > 0 else 0.0
+    return Arc(0.0, 0.0, min(0.45, 0.55 * norm) if norm > 0 else 0.3, a0, theta)
 
 
 def _fixed_square(plot: pg.PlotWidget, extent: float) -> None:

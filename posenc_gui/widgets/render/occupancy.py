@@ -28,12 +28,59 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Iterator, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
 #: A line: x, y (finite; arrays, or lists for a few points) and its ``connect`` (``"all"``,
 #: ``"pairs"`` or one flag per point).
 Line = tuple["np.ndarray | list[float]", "np.ndarray | list[float]", "str | np.ndarray"]
+
+
+class Arc(NamedTuple):
+    """A circle's arc about ``(x, y)`` of ``radius`` from the angle ``start`` through
+    ``sweep`` radians (either sign; a whole circle: ``2π`` or more), as a line of
+    :class:`LineGrid`: tested by :meth:`LineGrid.free` by a formula (its distance from the
+    centre against the radius, its angles against the sweep), not as the hundreds of segments
+    a circle is drawn with; rasterised as chords 3° apart when its cells are needed. Equal
+    arcs are equal keys."""
+
+    x: float
+    y: float
+    radius: float
+    start: float
+    sweep: float
+
+
+def _arc_segments(arc: Arc) -> Segments:
+    """``arc`` as chords at most 3° apart."""
+    sweep = max(min(arc.sweep, 2.0 * math.pi), -2.0 * math.pi)
+    n = max(2, math.ceil(abs(sweep) / math.radians(3.0)) + 1)
+    a = np.linspace(arc.start, arc.start + sweep, n)
+    return _segments((arc.x + arc.radius * np.cos(a), arc.y + arc.radius * np.sin(a), "all"))
+
+
+def _wrap(angle: float) -> float:
+    """``angle`` in [−π, π)."""
+    return (angle + math.pi) % (2.0 * math.pi) - math.pi
+
+
+def _arc_meets(arc: Arc, box: Bounds) -> bool:
+    """Whether ``arc`` meets the rectangle ``box`` (or may: a rectangle across the circle
+    within the sweep's angles but beside the arc counts too)."""
+    x, y, r, start, sweep = arc
+    lx, b, rx, t = box[0] - x, box[1] - y, box[2] - x, box[3] - y
+    near_x, near_y = max(lx, -rx, 0.0), max(b, -t, 0.0)
+    if math.hypot(near_x, near_y) > r or math.hypot(max(-lx, rx), max(-b, t)) < r:
+        return False  # wholly inside the circle, or wholly outside it
+    if abs(sweep) >= 2.0 * math.pi or (near_x == 0.0 and near_y == 0.0):
+        return True
+    # the angles the rectangle spans (less than π: the centre is outside it), from its middle
+    mid = math.atan2(0.5 * (b + t), 0.5 * (lx + rx))
+    turns = [_wrap(math.atan2(py, px) - mid) for px, py in ((lx, b), (rx, b), (lx, t), (rx, t))]
+    lo, hi = min(turns), max(turns)
+    apart = _wrap(start + 0.5 * sweep - (mid + 0.5 * (lo + hi)))
+    return abs(apart) <= 0.5 * abs(sweep) + 0.5 * (hi - lo)
 
 
 class Held:
@@ -216,6 +263,7 @@ class LineGrid:
         self._keys: list[Hashable] = []
         self._segs: list[Segments] = []
         self._loose: dict[int, _Loose] = {}  # the stale lines' segments for :meth:`free`
+        self._arcs: dict[int, Arc] = {}  # the lines that are arcs
         self._stale: set[int] = set()  # lines whose cells are not made yet
         self._cells = np.zeros((0, 0, 0), dtype=np.uint8)
         self._table: np.ndarray | None = np.zeros((1, 1), dtype=np.int32)
@@ -226,7 +274,7 @@ class LineGrid:
 
     def rasterise(
         self,
-        lines: Sequence[Line | Callable[[], Line]],
+        lines: Sequence[Line | Arc | Callable[[], Line | Arc]],
         keys: Sequence[Hashable],
         x0: float,
         y0: float,
@@ -237,7 +285,7 @@ class LineGrid:
         """Take ``lines`` (``keys``: what each is made from; None: unknown, always taken
         again) on the grid given, keeping what lines unchanged since the last call on the
         same grid had. A line may be a function that makes it: called only when its key
-        changed."""
+        changed. An :class:`Arc` is tested by its formula while it moves."""
         geometry = (x0, y0, cell, nx, ny)
         if geometry != self._geometry or len(keys) != len(self._keys):
             self._geometry, self._keys = geometry, [None] * len(keys)
@@ -245,6 +293,7 @@ class LineGrid:
             self._cells = np.zeros((len(keys), ny, nx), dtype=np.uint8)
             self._stale = set(range(len(keys)))
             self._loose.clear()
+            self._arcs.clear()
             self._table = self._kept = None
         old = self._keys
         new = [k for k, key in enumerate(keys) if key is None or key != old[k]]
@@ -257,7 +306,13 @@ class LineGrid:
             self._kept = None
         for k in new:
             line = lines[k]
-            self._segs[k] = _segments(line() if callable(line) else line)
+            made = line() if callable(line) else line
+            if isinstance(made, Arc):  # its segments when its cells are made
+                self._arcs[k] = made
+                self._segs[k] = ([], [], [], [])
+            else:
+                self._arcs.pop(k, None)
+                self._segs[k] = _segments(made)
             self._keys[k] = keys[k]
             self._loose.pop(k, None)
         self._stale.update(new)
@@ -265,6 +320,9 @@ class LineGrid:
         self._table = None
 
     def _make_cells(self, lines: list[int]) -> None:
+        for k in lines:
+            if k in self._arcs and not len(self._segs[k][0]):
+                self._segs[k] = _arc_segments(self._arcs[k])
         self._cells[lines] = _cells([self._segs[k] for k in lines], *self._geometry)
         self._stale.difference_update(lines)
         for k in lines:
@@ -323,7 +381,8 @@ class LineGrid:
             fresh = [k for k in range(len(self._segs)) if k not in self._stale]
             self._kept = _summed(self._cells[fresh]) if fresh else None
         kept = self._kept
-        loose = [self._loose_of(k) for k in self._stale]
+        loose = [self._loose_of(k) for k in self._stale if k not in self._arcs]
+        arcs = [self._arcs[k] for k in self._stale if k in self._arcs]
         pad = 0.5 * c
         for x, y, w, h in zip(cx, cy, hw, hh, strict=True):
             if kept is not None:
@@ -336,7 +395,7 @@ class LineGrid:
                     continue
             # as near as a cell would count: half a cell wider
             box = (x - w - pad, y - h - pad, x + w + pad, y + h + pad)
-            yield not any(
+            yield not any(_arc_meets(arc, box) for arc in arcs) and not any(
                 _meets(segs, box)
                 for lx0, ly0, lx1, ly1, segs in loose
                 if lx0 <= box[2] and lx1 >= box[0] and ly0 <= box[3] and ly1 >= box[1]
@@ -420,17 +479,6 @@ def arc_candidates(arcs: np.ndarray, half: np.ndarray, gap: float) -> tuple[np.n
     r = np.concatenate([out[:, :1], inside, out[:, 1:]], 1)
     n, per = len(arcs), r.shape[1] * ang.shape[2]
     return (r * np.cos(ang)).reshape(n, per), (r * np.sin(ang)).reshape(n, per)
-
-
-#: A closed line of 12 segments round the unit circle.
-_RING_X = [math.cos(2.0 * math.pi * k / 12) for k in range(13)]
-_RING_Y = [math.sin(2.0 * math.pi * k / 12) for k in range(13)]
-
-
-def ring(x: float, y: float, radius: float) -> Line:
-    """A marker's ring about ``(x, y)`` (12 chords of the circle of ``radius``, within 4 % of
-    it): a line the labels keep off (lists: made and tested in plain Python)."""
-    return [x + radius * c for c in _RING_X], [y + radius * s for s in _RING_Y], "all"
 
 
 def first_tip_spot(x: float, y: float, hw: float, hh: float, gap: float) -> Spot:
