@@ -13,7 +13,9 @@ from posenc_gui.state.rope import TAU
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.render.keyed import KeyedCurve
 from posenc_gui.widgets.render.occupancy import (
+    Arc,
     Candidates,
+    Line,
     LineGrid,
     arc_candidates,
     first_arc_spot,
@@ -145,10 +147,17 @@ class CircleViews(Panel):
         cell = max(CELL_PX * per_px, 2.0 * reach / MAX_CELLS)
         n = math.ceil(2.0 * reach / cell)
         grid = self._circle_grid
-        grid.rasterise(
-            [(*ln.getData(), ln.opts["connect"]) for ln in lines],
-            [ln.data_key for ln in lines], -reach, -reach, cell, n, n,
-        )  # fmt: skip
+        # the circles and arcs as what they are (tested by a formula, not their hundreds of
+        # segments), the arrows as their points
+        shapes: list[Line | Arc] = [
+            Arc(0.0, 0.0, q_len, 0.0, TAU),
+            Arc(0.0, 0.0, k_len, 0.0, TAU),
+            Arc(0.0, 0.0, rq, a_q, turn_m),
+            Arc(0.0, 0.0, rk, a_k, turn_n),
+            Arc(0.0, 0.0, rb, start, between),
+        ]
+        shapes += [(*ln.getData(), ln.opts["connect"]) for ln in lines[5:]]
+        grid.rasterise(shapes, [ln.data_key for ln in lines], -reach, -reach, cell, n, n)
         # the cells a label's rectangle touches reach a cell past it: a cell more of gap
         gap = LABEL_GAP * per_px + cell
         # every label's spots, in order of preference: the first tried alone, the others

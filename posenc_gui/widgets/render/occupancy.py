@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import numpy as np
 
@@ -171,12 +171,14 @@ def _box(segs: Segments) -> _Loose:
         return math.inf, math.inf, -math.inf, -math.inf, segs
     if isinstance(segs[0], np.ndarray):
         ax, ay, bx, by = segs
+        # (as Python floats once: :func:`_meets` reads them for every rectangle it tests)
+        listed = tuple(np.asarray(v).tolist() for v in segs)
         return (
             float(min(np.min(ax), np.min(bx))),
             float(min(np.min(ay), np.min(by))),
             float(max(np.max(ax), np.max(bx))),
             float(max(np.max(ay), np.max(by))),
-            segs,
+            cast(Segments, listed),
         )
     ax, ay, bx, by = segs
     return (
