@@ -18,12 +18,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QObject, QSettings, QStandardPaths, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtCore import QEvent, QObject, QSettings, QStandardPaths, Qt
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractSlider,
     QAbstractSpinBox,
+    QApplication,
     QComboBox,
     QFileDialog,
     QLineEdit,
@@ -46,6 +47,44 @@ if TYPE_CHECKING:
 MESSAGE_MS = 8000
 #: QSettings key of the folder the last file dialog ended in.
 LAST_DIR_KEY = "last_dir"
+
+#: Modifiers of a plain key press (the keypad's arrows count as plain).
+PLAIN_MODIFIERS = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
+
+
+class AppKeyWatcher(QObject):
+    """A controller of one window that watches the application's key presses (an event filter
+    on the application, so the keys reach it wherever the focus is) while it has something to
+    step through: :meth:`watch_app_keys` installs and removes the filter once each."""
+
+    def __init__(self, parent: QObject | None) -> None:
+        super().__init__(parent)
+        self._filtering = False
+
+    def watch_app_keys(self, on: bool) -> None:
+        """Filter the application's events (``on``) or stop."""
+        app = QApplication.instance()
+        if app is None or on == self._filtering:
+            return
+        if on:
+            app.installEventFilter(self)
+        else:
+            app.removeEventFilter(self)
+        self._filtering = on
+
+    @staticmethod
+    def plain_key(watched: QObject, event: QEvent, window: QObject | None) -> Qt.Key | None:
+        """The key of ``event`` when it is a key press without modifiers aimed at a widget of
+        ``window`` (None otherwise)."""
+        if event.type() != QEvent.Type.KeyPress:
+            return None
+        assert isinstance(event, QKeyEvent)
+        if event.modifiers() not in PLAIN_MODIFIERS:
+            return None
+        if not isinstance(watched, QWidget) or watched.window() is not window:
+            return None
+        return Qt.Key(event.key())
+
 
 #: Focused widgets that keep the arrow keys for themselves: while a deck is open (its steps) or
 #: while presenting (its figures), → / ← go to them, not to the next step or figure.

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt
-from PySide6.QtGui import QAction, QKeyEvent
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -51,6 +51,7 @@ from PySide6.QtWidgets import (
 
 from posenc_gui.controllers.common import (
     ARROW_CONSUMERS,
+    AppKeyWatcher,
     WindowParts,
     add_action,
     reason,
@@ -68,10 +69,9 @@ if TYPE_CHECKING:
 DECK_FILTER = "PosEnc Explorer decks (*.json);;All files (*)"
 LAST_DECK_DIR_KEY = "last_deck_dir"
 _STEP_KEYS = {Qt.Key.Key_Right: +1, Qt.Key.Key_Left: -1}
-_PLAIN = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
 
 
-class DeckController(QObject):
+class DeckController(AppKeyWatcher):
     """The open deck of one window, its step, and everything that shows or changes them."""
 
     def __init__(self, parts: WindowParts, animator: Animator, status_bar: QStatusBar) -> None:
@@ -89,7 +89,6 @@ class DeckController(QObject):
         self.path: Path | None = None
         #: Steps were added since the deck was opened or saved.
         self.modified = False
-        self._filtering = False
         #: The open Go to step… list (``None``: not open).
         self.step_list: StepListDialog | None = None
         self.banner = DeckBanner(window)
@@ -198,7 +197,7 @@ class DeckController(QObject):
             self.deck, self.index, self.path, self.modified = old
             self._sync()
             return False
-        self._set_filter(True)
+        self.watch_app_keys(True)
         self._parts.tabs.setFocus()  # arrows step from here (the tab bar does not keep them)
         # short notices: the status bar's permanent widgets leave them ~400 px on a projector
         self._messages.show(f"Opened a deck of {len(deck)} steps (Ctrl+G lists them)")
@@ -230,7 +229,7 @@ class DeckController(QObject):
             return
         self.deck, self.path, self.modified, self.index = None, None, False, 0
         self._figure_owed = False
-        self._set_filter(False)
+        self.watch_app_keys(False)
         self._sync()
         self._messages.show("Closed the deck")
 
@@ -329,7 +328,7 @@ class DeckController(QObject):
         step = Step.from_values(tab, self._parts.session.state(tab).values(), caption, focus)
         if self.deck is None:
             self.deck, self.path, self.index = Deck(UNTITLED, (step,)), None, 0
-            self._set_filter(True)
+            self.watch_app_keys(True)
         else:
             self.deck = self.deck.with_step(step, self.index + 1)
             self.index += 1
@@ -406,13 +405,11 @@ class DeckController(QObject):
         if event.type() == QEvent.Type.Show and watched is self._parts.tabs:
             self._show_figure()
             return False
-        if event.type() != QEvent.Type.KeyPress or self.deck is None:
+        if self.deck is None:
             return False
-        assert isinstance(event, QKeyEvent)
-        delta = _STEP_KEYS.get(Qt.Key(event.key()))
-        if delta is None or event.modifiers() not in _PLAIN:
-            return False
-        if not isinstance(watched, QWidget) or watched.window() is not self.parent():
+        key = self.plain_key(watched, event, self.parent())
+        delta = None if key is None else _STEP_KEYS.get(key)
+        if delta is None:
             return False
         if isinstance(QApplication.focusWidget(), ARROW_CONSUMERS):
             return False
@@ -421,17 +418,7 @@ class DeckController(QObject):
 
     def watch_keys(self, on: bool) -> None:
         """Watch the application's keys while a deck is open (off: the window is closed)."""
-        self._set_filter(on and self.deck is not None)
-
-    def _set_filter(self, on: bool) -> None:
-        app = QApplication.instance()
-        if app is None or on == self._filtering:
-            return
-        if on:
-            app.installEventFilter(self)
-        else:
-            app.removeEventFilter(self)
-        self._filtering = on
+        self.watch_app_keys(on and self.deck is not None)
 
     # -- display --------------------------------------------------------------------------------
     def _where(self) -> str:

@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt
-from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QApplication, QMenu, QTabWidget, QWidget
 
-from posenc_gui.controllers.common import ARROW_CONSUMERS, Messages, add_action
+from posenc_gui.controllers.common import ARROW_CONSUMERS, AppKeyWatcher, Messages, add_action
 from posenc_gui.state.session import Session
 from posenc_gui.widgets import style as style_mod
 
@@ -49,7 +49,6 @@ FIGURE_KEYS = {
     Qt.Key.Key_Left: -1,
 }
 _ARROWS = (Qt.Key.Key_Right, Qt.Key.Key_Left)
-_PLAIN = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier)
 #: What entering presentation mode says: its keys (short: the status bar shares its width with
 #: the animation bar, at the presentation scale, on a 1024-px screen).
 PRESENTATION_HELP = "PgDn/PgUp figures · Ctrl+Shift+H controls · Esc"
@@ -98,7 +97,7 @@ def system_theme() -> str:
     return "light"
 
 
-class PresentationController(QObject):
+class PresentationController(AppKeyWatcher):
     """Zoom, theme, colour maps, controls visibility, presentation mode and full screen of the
     window that is its parent."""
 
@@ -118,7 +117,6 @@ class PresentationController(QObject):
         self._presentation: _Before | None = None
         self._tabs: QTabWidget | None = None
         self._decks: DeckSteps | None = None
-        self._filtering = False
         self._follow_system = bool(QSettings().value(FOLLOW_SYSTEM_KEY, False, type=bool))
         self.theme_actions: dict[str, QAction] = {}
         self.colormap_actions: dict[str, QAction] = {}
@@ -352,11 +350,11 @@ class PresentationController(QObject):
             self.set_style(scale=max(style_mod.hub().style.scale, wanted))
             self.full_screen_action.setChecked(True)
             self.stage_current()
-            self._set_filter(True)
+            self.watch_app_keys(True)
             self.announce()
         elif not on and self._presentation is not None:
             before, self._presentation = self._presentation, None
-            self._set_filter(False)
+            self.watch_app_keys(False)
             for tab, figure in before.figures.items():
                 panel = self._panels.get(tab)
                 if panel is not None:
@@ -417,14 +415,11 @@ class PresentationController(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """While presenting and no deck is open: Page Down / → the next figure, Page Up / ←
         the previous (→ / ← stay with a focused slider, number or text field)."""
-        if event.type() != QEvent.Type.KeyPress or self._presentation is None:
+        if self._presentation is None:
             return False
-        assert isinstance(event, QKeyEvent)
-        key = Qt.Key(event.key())
-        by = FIGURE_KEYS.get(key)
-        if by is None or event.modifiers() not in _PLAIN:
-            return False
-        if not isinstance(watched, QWidget) or watched.window() is not self._window():
+        key = self.plain_key(watched, event, self._window())
+        by = None if key is None else FIGURE_KEYS.get(key)
+        if by is None:
             return False
         if self._decks is not None and self._decks.current_step() is not None:
             return False  # an open deck steps (its keys), and its step shows its figure
@@ -432,16 +427,6 @@ class PresentationController(QObject):
             return False
         self.step_figure(by)
         return True
-
-    def _set_filter(self, on: bool) -> None:
-        app = QApplication.instance()
-        if app is None or on == self._filtering:
-            return
-        if on:
-            app.installEventFilter(self)
-        else:
-            app.removeEventFilter(self)
-        self._filtering = on
 
     def leave_presentation(self) -> None:
         """Esc: leave presentation mode (back to the window state of before); when not
