@@ -5,6 +5,7 @@ torch is not imported here: the window paints first, then the panels (and torch)
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Mapping
 from importlib import resources
@@ -84,6 +85,16 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     apply_style(app, hub.style)
     app.setWindowIcon(app_icon())
     return app
+
+
+def offscreen_application() -> None:
+    """The application, on the offscreen platform unless one is chosen, torch on one thread:
+    for building a tab without showing a window (``render``, ``values``, the fuzz driver)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    create_application()
+    import torch
+
+    torch.set_num_threads(1)
 
 
 class _AppStyle(QObject):

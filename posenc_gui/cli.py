@@ -410,6 +410,8 @@ def tab_series(
     """Every array tab ``tab`` shows with ``values`` (laid out at ``size``, zoomed as
     ``view_state``): its panel built offscreen, as ``render`` builds it, and its ``data()``
     (what the CSV export writes) as strict JSON (:func:`posenc_gui.state.series.series_json`)."""
+    from posenc_gui.app import offscreen_application
+
     offscreen_application()
     from posenc_gui.panels import get_panel
     from posenc_gui.state.series import series_json
@@ -418,20 +420,6 @@ def tab_series(
     cls = get_panel(tab)
     with export.staged(cls, values, size, view_state=view_state) as (panel, _):
         return series_json(panel.data(), cls.model.undefined)
-
-
-def offscreen_application() -> None:
-    """The application, on the offscreen platform unless one is chosen, torch on one thread:
-    for building a tab without showing a window."""
-    import os
-
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from posenc_gui.app import create_application
-
-    create_application()
-    import torch
-
-    torch.set_num_threads(1)
 
 
 def run_code(ns: argparse.Namespace) -> int:
@@ -512,16 +500,10 @@ def render_file(
     """Write ``figure`` of ``tab`` (``None``: the whole tab) laid out at exactly ``size`` as PNG
     or SVG (by ``out``'s suffix), without showing a window; the file is made in memory, then
     written by :func:`~posenc_gui.state.jsonfile.write_atomic` (verified, the mode kept)."""
-    import os
+    from posenc_gui.app import offscreen_application
 
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    offscreen_application()
     from posenc_gui import APP_NAME
-    from posenc_gui.app import create_application
-
-    create_application()
-    import torch
-
-    torch.set_num_threads(1)
     from posenc_gui.panels import get_panel
     from posenc_gui.widgets import export
     from posenc_gui.widgets.style import hub

@@ -808,12 +808,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         QSettings.setDefaultFormat(QSettings.Format.IniFormat)
         QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings_dir)
-        from posenc_gui.app import create_application
+        from posenc_gui.app import offscreen_application
 
-        create_application()
-        import torch
-
-        torch.set_num_threads(1)
+        offscreen_application()
         if args.replay is not None:
             seq = [Event.from_json(e) for e in json.loads(args.replay.read_text())]
             with tempfile.TemporaryDirectory(prefix="posenc-fuzz-") as tmp:
