@@ -128,7 +128,7 @@ class MainWindow(QMainWindow):
         #: Lesson decks: the caption banner above the tabs, File menu entries, step keys.
         self.deck = DeckController(parts, self.animator, self.statusBar())
         self.setCentralWidget(self.deck.wrap(self.stack))
-        self.presentation.attach(self.tabs, self.deck)  # F5 follows the tab; a deck's keys win
+        self.presentation.attach(parts, self.deck)  # F5 follows the tab; a deck's keys win
         self.statusBar().showMessage(notice or "Starting…", MESSAGE_MS if notice else 0)
         self.animation_bar = self.animation.bar
         self.statusBar().addPermanentWidget(self.animation_bar)

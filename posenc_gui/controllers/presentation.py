@@ -28,9 +28,15 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QApplication, QMenu, QTabWidget, QWidget
+from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
-from posenc_gui.controllers.common import ARROW_CONSUMERS, AppKeyWatcher, Messages, add_action
+from posenc_gui.controllers.common import (
+    ARROW_CONSUMERS,
+    AppKeyWatcher,
+    Messages,
+    WindowParts,
+    add_action,
+)
 from posenc_gui.state.session import Session
 from posenc_gui.widgets import style as style_mod
 
@@ -115,7 +121,7 @@ class PresentationController(AppKeyWatcher):
         self._was_maximized = False
         #: While presenting: what to go back to.
         self._presentation: _Before | None = None
-        self._tabs: QTabWidget | None = None
+        self._parts: WindowParts | None = None
         self._decks: DeckSteps | None = None
         self._follow_system = bool(QSettings().value(FOLLOW_SYSTEM_KEY, False, type=bool))
         self.theme_actions: dict[str, QAction] = {}
@@ -125,12 +131,12 @@ class PresentationController(AppKeyWatcher):
             # (PySide drops the connection when this controller is destroyed)
             hints.colorSchemeChanged.connect(self._on_system_scheme_changed)
 
-    def attach(self, tabs: QTabWidget, decks: DeckSteps | None = None) -> None:
-        """The window's tabs (presentation mode follows the tab on screen) and its decks (an
+    def attach(self, parts: WindowParts, decks: DeckSteps | None = None) -> None:
+        """The window's parts (presentation mode follows the tab on screen) and its decks (an
         open deck owns the step keys)."""
-        self._tabs = tabs
+        self._parts = parts
         self._decks = decks
-        tabs.currentChanged.connect(self._on_tab_changed)
+        parts.tabs.currentChanged.connect(self._on_tab_changed)
 
     def _window(self) -> QWidget:
         return cast(QWidget, self.parent())
@@ -376,12 +382,12 @@ class PresentationController(AppKeyWatcher):
         self._messages.flash(PRESENTATION_DECK_HELP if deck_open else PRESENTATION_HELP, 8000)
 
     def _current_panel(self) -> tuple[str, Panel] | None:
-        if self._tabs is None:
+        """The tab on screen and its panel (None: not attached, or the panel not built)."""
+        if self._parts is None:
             return None
-        for tab, panel in self._panels.items():
-            if panel.parent() is self._tabs.currentWidget() or panel is self._tabs.currentWidget():
-                return tab, panel
-        return None
+        tab = self._parts.current_tab_id()
+        panel = self._parts.panels.get(tab)
+        return None if panel is None else (tab, panel)
 
     def stage_current(self) -> None:
         """While presenting: the tab on screen presents a figure (its layout from before is
