@@ -45,7 +45,6 @@ if TYPE_CHECKING:
 
 COMMANDS = ("gui", "render", "values", "params", "session", "code")
 DEFAULT_SIZE = (1600, 1000)
-MIN_SIZE, MAX_SIZE = 320, 8192
 
 
 class UsageError(Exception):
@@ -154,27 +153,23 @@ def session_colormaps() -> tuple[str, ...]:
 
 
 def parse_size(text: str | None) -> tuple[int, int]:
-    """``"1600x1000"`` -> (1600, 1000); :class:`UsageError` naming --size otherwise (also for a
-    picture over the cap, :data:`posenc_gui.widgets.export.MAX_PICTURE_PIXELS`)."""
+    """``"1600x1000"`` -> (1600, 1000), read as the export dialog reads a size
+    (:func:`posenc_gui.widgets.export.parse_size`); :class:`UsageError` naming --size otherwise
+    (also for a picture over the cap, :data:`posenc_gui.widgets.export.MAX_PICTURE_PIXELS`)."""
     if text is None:
         return DEFAULT_SIZE
-    w, sep, h = text.lower().partition("x")
-    try:
-        width, height = int(w), int(h)
-    except ValueError:
-        width = height = -1
-    if not sep or not (MIN_SIZE <= width <= MAX_SIZE and MIN_SIZE <= height <= MAX_SIZE):
-        raise UsageError(
-            f"--size must be WxH with each side an integer from {MIN_SIZE} to {MAX_SIZE}, "
-            f"got {text!r}"
-        )
-    from posenc_gui.widgets.export import PictureTooLargeError, check_picture_size
+    from posenc_gui.widgets.export import MAX_SIDE, MIN_SIDE, PictureTooLargeError
+    from posenc_gui.widgets.export import parse_size as read_size
 
     try:
-        check_picture_size(width, height)
+        return read_size(text)
     except PictureTooLargeError as err:
         raise UsageError(f"--size {text!r}: {err}") from None
-    return width, height
+    except ValueError:
+        raise UsageError(
+            f"--size must be WxH with each side an integer from {MIN_SIDE} to {MAX_SIDE}, "
+            f"got {text!r}"
+        ) from None
 
 
 #: Suffixes ``render --out`` writes (case-insensitive).
