@@ -1216,3 +1216,30 @@ def test_hover_on_a_row_that_a_smaller_dim_removes_is_forgotten(panel: HeatmapPa
     assert "PE[3, 1]" in panel.hover_label.text()
     counts = [len(dots.getData()[1]) for dots in (panel.vec_sin, panel.vec_cos)]
     assert counts == [64, 64]
+
+
+def test_curve_plot_on_its_own_stage_spans_the_positions(panel: HeatmapPanel, qtbot: QtBot) -> None:
+    """Enlarged (a deck step, F5), the curve plot is not stretched by the hidden heatmap it is
+    linked to under the grid: its x axis covers exactly positions 0…L−1 and its view reaches
+    the widget's right edge; restored, it lines up with the heatmap's columns again."""
+    panel.state.update({"positions": 64, "dim": 128})
+    panel.refresh_now()
+    panel.enlarge_figure("curves")
+    qtbot.waitUntil(lambda: panel.heat_plot.isHidden() or not panel.heat_plot.isVisible())
+    panel.refresh_now()
+    assert panel.curve_vb.viewRange()[0] == pytest.approx([-0.5, 63.5])
+    curve = panel.curve_vb.screenGeometry()
+    assert panel.curve_plot.width() - curve.right() < 0.03 * panel.curve_plot.width()
+    panel.state.set("positions", 100)
+    panel.refresh_now()
+    assert panel.curve_vb.viewRange()[0] == pytest.approx([-0.5, 99.5])
+    panel.enlarge_figure(None)
+    qtbot.waitUntil(panel.heat_plot.isVisible)
+    panel.refresh_now()
+
+    def aligned() -> bool:
+        heat, curve = panel.heat_vb.screenGeometry(), panel.curve_vb.screenGeometry()
+        return abs(heat.right() - curve.right()) < 1.5 and abs(heat.left() - curve.left()) < 1.5
+
+    qtbot.waitUntil(aligned)
+    assert panel.curve_vb.viewRange()[0] == pytest.approx(panel.heat_vb.viewRange()[0])

@@ -112,12 +112,35 @@ class CurveViews(ImageViews):
         self.curve_markers = styled.markers(b, self.curve_plot, "ink", "huge")
         self.curve_label = LiveText("dimension_readout", self, b)
 
+    def _show_enlarged(self) -> None:
+        super()._show_enlarged()
+        self._link_curve_plot()
+
+    def _curves_under_image(self) -> bool:
+        """Whether the curve plot is laid out under the heatmap (the whole grid is shown)."""
+        return self.enlarged_figure is None
+
+    def _link_curve_plot(self) -> None:
+        """Under the heatmap, the curve plot shares its position axis (linked, aligned); on a
+        stage of its own it is unlinked and spans its width over the positions: pyqtgraph lines
+        linked views up by their screen geometry, and the hidden heatmap's would stretch it."""
+        if self._curves_under_image():
+            self.curve_plot.setXLink(self.heat_plot)
+            self._align_curve_plot()
+            return
+        self.curve_plot.setXLink(None)
+        self.curve_plot.getAxis("right").setWidth(0)
+        positions = self.state.as_int("positions")
+        self.curve_vb.setXRange(-0.5, positions - 0.5, padding=0.0)
+
     def _align_curve_plot(self, *_: object) -> None:
         """Make the curve plot's view end where the heatmap's does (left of the colour bar).
 
         The two share the position axis (``setXLink`` lines them up pixel by pixel), so with equal
         widths every curve sample sits exactly under its heatmap column.
         """
+        if not self._curves_under_image():
+            return
         heat, curve = self.heat_vb.screenGeometry(), self.curve_vb.screenGeometry()
         if heat is None or curve is None or heat.width() <= 0 or curve.width() <= 0:
             return
