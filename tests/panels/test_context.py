@@ -103,7 +103,7 @@ def test_every_preset_is_a_valid_state(preset: str) -> None:
 
 @pytest.mark.parametrize(
     ("name", "text"),
-    [("factor", "0.5"), ("factor", "eight"), ("dim", "7"), ("scheme", "longrope"),
+    [("factor", "0.5"), ("factor", "eight"), ("dim", "7"), ("scheme", "su"),
      ("low_freq_factor", "4"), ("beta_slow", "40")],
 )  # fmt: skip
 def test_a_bad_typed_value_is_refused(name: str, text: str) -> None:
