@@ -351,11 +351,11 @@ def config_values(ns: argparse.Namespace) -> dict[str, Value] | None:
     path = getattr(ns, "config", None)
     if path is None:
         return None
-    from posenc_gui.state.context import values_for_config
-    from posenc_gui.state.model_config import ConfigError, read_config
+    from posenc_gui.state.context import read_config_values
+    from posenc_gui.state.model_config import ConfigError
 
     try:
-        return values_for_config(read_config(path))
+        return read_config_values(path)
     except ConfigError as err:
         raise UsageError(str(err)) from None
 

@@ -22,12 +22,19 @@ log-spaced distances ``1 … seq_len`` (the attention factor multiplies both q a
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Any
 
 from posenc_gui.state.model import Inputs, Limits, ReadoutGroup, TabModel
-from posenc_gui.state.model_config import ConfigError, ModelConfig, load_preset, presets
+from posenc_gui.state.model_config import (
+    ConfigError,
+    ModelConfig,
+    load_preset,
+    presets,
+    read_config,
+)
 from posenc_gui.state.params import (
     ParamError,
     Value,
@@ -489,6 +496,13 @@ def values_for_config(cfg: ModelConfig) -> dict[str, Value]:
         return ContextModel.resolve(given)
     except ParamError as err:
         raise ConfigError(f"{cfg.name or 'config'}: {err}") from None
+
+
+def read_config_values(path: str | os.PathLike[str]) -> dict[str, Value]:
+    """The tab's full value set for the model config file ``path`` (``--config FILE`` and
+    File ▸ Open model config… both read through here): :class:`ConfigError` naming the field
+    when the file cannot be used, :class:`OSError` when it cannot be read."""
+    return values_for_config(read_config(path))
 
 
 MODEL = ContextModel
