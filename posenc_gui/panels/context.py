@@ -153,7 +153,8 @@ class ContextPanel(Panel):
                   self._refresh_temperature, key=_temperature_key)  # fmt: skip
         self.view("scores", self.score_plot, ("scores", "original_length", "seq_len"),
                   self._refresh_scores, key=_scores_key)  # fmt: skip
-        self.view("readout", self.readout_label, ("model", "scaling", *READOUT_INPUTS),
+        self.view("readout", self.readout_label,
+                  ("model", "scaling", "coverage", "temperature", *READOUT_INPUTS),
                   self._refresh_readout, key=_readout_key)  # fmt: skip
 
         self.place(
@@ -251,8 +252,8 @@ class ContextPanel(Panel):
         self.cov_unseen.setData(i[sel], target[sel])
         self.cov_range.show(_pairs_range(train.size), (-COVER_PAD, 1.0 + COVER_PAD))
         ctx.record("pair", i, "pair i")
-        ctx.record("coverage_training", train, "share of the circle swept for m < L₀ (θ_i)")
-        ctx.record("coverage_target", target, "share of the circle swept for m < L (θ'_i)")
+        ctx.record("coverage_training", train, "share of the circle swept for m ≤ L₀ (θ_i)")
+        ctx.record("coverage_target", target, "share of the circle swept for m ≤ L (θ'_i)")
         ctx.record("coverage_unseen", unseen, "share reached only beyond training")
 
     # -- attention temperature --------------------------------------------------------------------
@@ -281,7 +282,7 @@ class ContextPanel(Panel):
 
     # -- read-outs -------------------------------------------------------------------------------
     def _refresh_readout(self, ctx: Context) -> None:
-        sc, st, v = ctx["scaling"], ctx.style, ctx.values
+        sc, st, v, tp = ctx["scaling"], ctx.style, ctx.values, ctx["temperature"]
         counts = sc["bands"]
         title = ctx["model"]["preset_title"]
         scheme = v.as_str("scheme")
@@ -301,7 +302,12 @@ class ContextPanel(Panel):
             f"Pairs: {bands}; "
             f"{span(st, BEFORE_ROLE, 'before scaling')}, "
             f"{span(st, AFTER_ROLE, 'after')}"
-            f"{_bounds_text(sc['bounds'])}"
+            f"{_bounds_text(sc['bounds'])}<br>"
+            f"{span(st, UNSEEN_ROLE, 'Angles never reached in training')}: "
+            f"{live(integer(ctx['coverage']['pairs_unseen']))} pairs; softmax over 1 … L spread "
+            f"over e<sup>H</sup> = {live(sig(tp['effective_tokens_without'], 3))} tokens, "
+            f"{live(sig(tp['effective_tokens_with'], 3))} with the factor "
+            f"({live(num(100 * tp['near_share_with'], 1))} % within L₀)"
         )
         ctx.record("band_counts", np.array([counts[w] for w in BAND_WORDS]),
                    "pairs kept, smoothed, divided")  # fmt: skip
@@ -325,6 +331,7 @@ def _readout_key(ctx: Context) -> tuple[object, ...]:
     """The read-out block shows the model's title, the scaling (by identity) and the values
     it names."""
     return (ctx["model"]["preset_title"], Same(ctx["scaling"]["inv_freq"]),
+            Same(ctx["coverage"]["coverage_target"]), Same(ctx["temperature"]["per_token_with"]),
             *(ctx.values[n] for n in READOUT_INPUTS))  # fmt: skip
 
 

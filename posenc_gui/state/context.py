@@ -295,9 +295,10 @@ def _scores(v: Inputs) -> dict[str, Any]:
 
 
 def _coverage(v: Inputs) -> dict[str, Any]:
-    """Per pair, the share of the circle its angle ``m·θ`` sweeps: in training (``θ_i`` over
-    ``m = 0 … L₀−1``) and at the context length (``θ'_i`` over ``m = 0 … L−1``), and the share
-    reached only at the context length (angles the pair never took in training)."""
+    """Per pair, the share of the circle its angle ``m·θ`` sweeps as ``m`` runs from 0 to the
+    length: in training (``θ_i``, ``m`` up to ``L₀``) and at the context length (``θ'_i``, ``m``
+    up to ``L``): ``min(1, L·θ/2π)``; and the share reached only at the context length (angles
+    the pair never took in training). Interpolation by ``s`` at ``L = s·L₀`` reaches none."""
     return dict(_coverage_of(_key(v), v.as_int("original_length"), v.as_int("seq_len")))
 
 
@@ -305,8 +306,8 @@ def _coverage(v: Inputs) -> dict[str, Any]:
 def _coverage_of(key: tuple[Value | None, ...], l0: int, length: int) -> dict[str, Any]:
     sc = _scaling_dict(key)
     turn = 2.0 * math.pi
-    train = [min(1.0, (l0 - 1) * t / turn) for t in sc["inv_freq_original"]]
-    target = [min(1.0, (length - 1) * t / turn) for t in sc["inv_freq"]]
+    train = [min(1.0, l0 * t / turn) for t in sc["inv_freq_original"]]
+    target = [min(1.0, length * t / turn) for t in sc["inv_freq"]]
     unseen = [max(0.0, b - a) for a, b in zip(train, target, strict=True)]
     return {
         "coverage_training": train,
