@@ -247,8 +247,7 @@ ABOUT: dict[str, About] = {
             "between: (1 − σ)·θ/s + σ·θ,  σ = (L₀/λ − low)/(high − low)",
             "LongRoPE: θ'_i = θ_i / f_i,  f = long_factor if L > L₀ else short_factor;  "
             "attention factor √(1 + ln s / ln L₀)",
-            "angles swept: min(1, L·θ'_i/2π) of the circle, against min(1, L₀·θ_i/2π) in "
-            "training",
+            "angles swept: min(1, L·θ'_i/2π) of the circle, against min(1, L₀·θ_i/2π) in training",
             "softmax over r = 1 … L of √d·a·(1/(d/2))·Σ cos(r·θ'_i),  a = 1 or att²",
         ),
         papers=(PI, YARN, LLAMA3, LONGROPE, ROFORMER),

@@ -59,14 +59,23 @@ PRESET_TITLES: dict[str, str] = {p.id: p.title for p in presets()}
 DEFAULT_PRESET = "llama-3.1-8b"
 
 
+FactorLists = tuple[tuple[float, ...], tuple[float, ...]]
+
+
+def _lists_of(cfg: ModelConfig) -> FactorLists:
+    """A LongRoPE config's ``(short_factor, long_factor)`` (tuples of floats once parsed)."""
+    short, long_ = cfg.scaling["short_factor"], cfg.scaling["long_factor"]
+    assert isinstance(short, tuple) and isinstance(long_, tuple)
+    return tuple(float(x) for x in short), tuple(float(x) for x in long_)
+
+
 @cache
-def _factor_lists() -> dict[str, tuple[tuple[float, ...], tuple[float, ...]]]:
+def _factor_lists() -> dict[str, FactorLists]:
     out = {}
     for p in presets():
         cfg = load_preset(p.id)
         if cfg.rope_type == "longrope":
-            short, long_ = cfg.scaling["short_factor"], cfg.scaling["long_factor"]
-            out[p.id] = (tuple(short), tuple(long_))  # type: ignore[call-overload]
+            out[p.id] = _lists_of(cfg)
     return out
 
 
@@ -74,7 +83,7 @@ def _factor_lists() -> dict[str, tuple[tuple[float, ...], tuple[float, ...]]]:
 FACTOR_LISTS: tuple[str, ...] = tuple(_factor_lists())
 
 
-def factor_lists(lists_id: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
+def factor_lists(lists_id: str) -> FactorLists:
     """The ``(short_factor, long_factor)`` lists of bundled model ``lists_id``."""
     return _factor_lists()[lists_id]
 
@@ -112,7 +121,7 @@ def config_values(cfg: ModelConfig) -> dict[str, Value]:
 
     lists = FACTOR_LISTS[0]
     if cfg.rope_type == "longrope":
-        pair = (tuple(s["short_factor"]), tuple(s["long_factor"]))  # type: ignore[call-overload]
+        pair = _lists_of(cfg)
         found = [k for k in FACTOR_LISTS if factor_lists(k) == pair]
         if not found:
             raise ConfigError(
@@ -347,7 +356,10 @@ def _temperature_of(key: tuple[Value | None, ...], seq_len: int, l0: int) -> dic
     att = float(_scaling_of(key).attention_factor)
     mean = torch.tensor(_scores_after(key, seq_len), dtype=torch.float64) / (att * att)
     root_d = math.sqrt(_dim(key))
-    out: dict[str, Any] = {"temperature_distance": r.tolist(), "temperature_weight": weight.tolist()}
+    out: dict[str, Any] = {
+        "temperature_distance": r.tolist(),
+        "temperature_weight": weight.tolist(),
+    }
     near = r <= l0
     for tag, a in (("without", 1.0), ("with", att * att)):
         logit = root_d * a * mean + torch.log(weight)
