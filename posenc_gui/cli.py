@@ -301,7 +301,7 @@ def _describe_tab(tab_id: str) -> dict[str, Any]:
     from posenc_gui.state.registry import get_model
 
     model = get_model(tab_id)
-    return {
+    out: dict[str, Any] = {
         "tab": model.id,
         "title": model.title,
         "short_title": model.short_title,
@@ -309,6 +309,11 @@ def _describe_tab(tab_id: str) -> dict[str, Any]:
         "params": {p.name: p.describe() for p in model.params},
         "figures": list(model.figures),
     }
+    if tab_id == "context":  # the bundled model configs its preset chooses from
+        from posenc_gui.state.model_config import presets
+
+        out["presets"] = [{"id": p.id, "title": p.title, "source": p.source} for p in presets()]
+    return out
 
 
 class Target(NamedTuple):
@@ -351,11 +356,11 @@ def config_values(ns: argparse.Namespace) -> dict[str, Value] | None:
     path = getattr(ns, "config", None)
     if path is None:
         return None
-    from posenc_gui.state.context import values_for_config
-    from posenc_gui.state.model_config import ConfigError, read_config
+    from posenc_gui.state.context import read_config_values
+    from posenc_gui.state.model_config import ConfigError
 
     try:
-        return values_for_config(read_config(path))
+        return read_config_values(path)
     except ConfigError as err:
         raise UsageError(str(err)) from None
 

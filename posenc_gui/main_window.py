@@ -42,6 +42,7 @@ from posenc_gui.controllers.export import ExportController
 from posenc_gui.controllers.figures import FigureController
 from posenc_gui.controllers.help import HelpController
 from posenc_gui.controllers.menus import TabMenu
+from posenc_gui.controllers.model_config import ModelConfigController
 from posenc_gui.controllers.presentation import (
     FOLLOW_SYSTEM_KEY,
     PRESENTATION_SCALE,
@@ -123,6 +124,7 @@ class MainWindow(QMainWindow):
         self.animation = AnimationController(parts)
         self.animator = self.animation.animator
         self.sessions = SessionController(parts, self.presentation, self.animator)
+        self.model_configs = ModelConfigController(parts)
         self.exports = ExportController(parts)
         self.help = HelpController(parts, self.menuBar())
         #: Lesson decks: the caption banner above the tabs, File menu entries, step keys.
@@ -170,6 +172,7 @@ class MainWindow(QMainWindow):
         self.file_menu = bar.addMenu("&File")
         self.sessions.build_menu(self.file_menu)
         self.recent_menu = self.sessions.recent_menu
+        self.model_configs.build_menu(self.file_menu)
         self.file_menu.addSeparator()
         self.deck.build_menu(self.file_menu)
         self.file_menu.addSeparator()

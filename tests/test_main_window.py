@@ -74,7 +74,7 @@ def test_menus_and_about(qtbot: QtBot) -> None:
     assert menus == ["&File", "&View", "&Help"]
     file_items = [a.text() for a in w.file_menu.actions() if a.text()]
     assert file_items == [
-        "&Open session…", "Open &recent", "&Save session…",
+        "&Open session…", "Open &recent", "&Save session…", "Open &model config…",
         "Open dec&k…", "Open &bundled deck", "Sa&ve deck…", "&Add current view as step…",
         "&Next step", "&Previous step", "Go &to step…", "C&lose deck",
         "&Export figure as PNG…",

@@ -5,12 +5,17 @@ parameters; the read-out block (model, scheme, factor, attention factor, band co
 Grid: top left every pair's wavelength ``λ_i = 2π/θ_i`` before (grey) and after scaling,
 the scaled pairs coloured by band (kept / smoothed / divided), the original length ``L₀`` and
 the context length ``L`` as horizontal lines and the band boundaries as vertical ones (log
-axis); top right the per-pair factor ``θ_i/θ'_i`` (log axis) with the factor ``s``; bottom the
-score ``q·R_r k / d`` for ``q = k = (1, …, 1)`` against distance ``r = 1 … L`` (log axis)
-before and after scaling (after: times the attention factor squared), with ``L₀`` and ``L``.
+axis); top right the per-pair factor ``θ_i/θ'_i`` (log axis) with the factor ``s``; middle left
+the share of the circle each pair's angle ``m·θ`` sweeps in training (``m < L₀``, grey) and up
+to ``L`` after scaling, the pairs that reach angles they never took in training marked; middle
+right the softmax weight per token over distance ``r = 1 … L`` without and with the attention
+factor (log axes, ``L₀`` dashed); bottom the score ``q·R_r k / d`` for ``q = k = (1, …, 1)``
+against distance (log axis) before and after scaling (after: times the attention factor
+squared), with ``L₀`` and ``L``.
 
 Views and their inputs: ``wavelengths`` (scaling, original_length, seq_len); ``scale_factor``
-(scaling, factor); ``scores`` (scores, original_length, seq_len); ``readout`` (preset, scaling
+(scaling, factor); ``coverage`` (coverage); ``temperature`` (temperature, original_length);
+``scores`` (scores, original_length, seq_len); ``readout`` (preset, scaling
 and the scheme's parameters). The curves are set only when the lists they show changed (a
 length step with a scheme that does not read the length leaves the pairs' plots alone).
 """
@@ -24,7 +29,7 @@ import numpy as np
 import pyqtgraph as pg
 
 from posenc_gui.panels.base import Cell, Panel
-from posenc_gui.state.context import SCHEME_LABELS, TAB_SCHEMES, ContextModel
+from posenc_gui.state.context import SCHEME_LABELS, TAB_SCHEMES, UNSEEN_EPS, ContextModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
 from posenc_gui.widgets.render.view_range import ShownRange
@@ -43,6 +48,12 @@ READOUT_INPUTS = ("scheme", "factor", "base", "dim", "original_length", "seq_len
 SCORE_STEP = 0.025
 #: Share of the data's extent left on either side of an axis.
 MARGIN = 0.02
+#: Colour role of the pairs that reach angles they never took in training.
+UNSEEN_ROLE = "second"
+#: Space above and below the coverage plot's [0, 1].
+COVER_PAD = 0.04
+#: Softmax weights below this are drawn at it (the log axis has no zero).
+TINY_WEIGHT = 1e-300
 
 
 class ContextPanel(Panel):
@@ -59,6 +70,7 @@ class ContextPanel(Panel):
         length_box = self.controls("Lengths", "factor", "original_length", "seq_len")
         llama_box = self.controls("Llama 3", "low_freq_factor", "high_freq_factor")
         yarn_box = self.controls("YaRN", "beta_fast", "beta_slow", "mscale", "mscale_all_dim")
+        longrope_box = self.controls("LongRoPE", "factor_lists")
         self.readout_label = LiveText("context_readout", self, b)
 
         # ---- wavelengths ----------------------------------------------------------------------
@@ -100,11 +112,34 @@ class ContextPanel(Panel):
         self.score_original = styled.vline(b, self.score_plot, LENGTH_ROLE, line="dash")
         self.score_target = styled.vline(b, self.score_plot, LENGTH_ROLE, line="dot")
 
-        for plot in (self.wl_plot, self.sc_plot, self.score_plot):
+        # ---- angle coverage ---------------------------------------------------------------------
+        self.cov_plot = styled.plot(
+            b, self, "context_coverage_plot", "Angles m·θ<sub>i</sub> reached: training and L",
+            "pair i", "share of the circle swept", grid=False,
+        )  # fmt: skip
+        self.cov_range = ShownRange(self.cov_plot)
+        self.cov_train = styled.pixel_curve(b, self.cov_plot, BEFORE_ROLE, "line")
+        self.cov_target = styled.pixel_curve(b, self.cov_plot, AFTER_ROLE, "line")
+        self.cov_unseen = styled.markers(b, self.cov_plot, UNSEEN_ROLE, "dot")
+
+        # ---- attention temperature -----------------------------------------------------------
+        self.temp_plot = styled.plot(
+            b, self, "context_temperature_plot", "Attention over distance: the factor's sharpening",
+            "distance r (tokens)", "softmax weight per token", grid=False,
+        )  # fmt: skip
+        self.temp_plot.setLogMode(x=True, y=True)
+        self.temp_plot.getAxis("left").setStyle(autoReduceTextSpace=False)
+        self.temp_range = ShownRange(self.temp_plot)
+        self.temp_without = styled.pixel_curve(b, self.temp_plot, BEFORE_ROLE, "line")
+        self.temp_with = styled.pixel_curve(b, self.temp_plot, AFTER_ROLE, "line")
+        self.temp_original = styled.vline(b, self.temp_plot, LENGTH_ROLE, line="dash")
+
+        for plot in (self.wl_plot, self.sc_plot, self.cov_plot, self.temp_plot, self.score_plot):
             styled.cache_texts(plot)
         #: Lines whose pixels are kept only while a step leaves them alone.
         self.kept_lines = (
             self.wl_before, self.wl_after, self.sc_curve, self.score_before, self.score_after,
+            self.cov_train, self.cov_target, self.temp_without, self.temp_with,
         )  # fmt: skip
 
         # ---- views ----------------------------------------------------------------------------
@@ -112,18 +147,24 @@ class ContextPanel(Panel):
                   self._refresh_wavelengths, key=_wavelength_key)  # fmt: skip
         self.view("scale_factor", self.sc_plot, ("scaling", "factor"), self._refresh_scale,
                   key=_scale_key)  # fmt: skip
+        self.view("coverage", self.cov_plot, ("coverage",), self._refresh_coverage,
+                  key=_coverage_key)  # fmt: skip
+        self.view("temperature", self.temp_plot, ("temperature", "original_length"),
+                  self._refresh_temperature, key=_temperature_key)  # fmt: skip
         self.view("scores", self.score_plot, ("scores", "original_length", "seq_len"),
                   self._refresh_scores, key=_scores_key)  # fmt: skip
-        self.view("readout", self.readout_label, ("model", "scaling", *READOUT_INPUTS),
+        self.view("readout", self.readout_label,
+                  ("model", "scaling", "coverage", "temperature", *READOUT_INPUTS),
                   self._refresh_readout, key=_readout_key)  # fmt: skip
 
         self.place(
-            [model_box, length_box, llama_box, yarn_box],
+            [model_box, length_box, llama_box, yarn_box, longrope_box],
             [
                 Cell(self.wl_plot, 0, 0), Cell(self.sc_plot, 0, 1),
-                Cell(self.score_plot, 1, 0), Cell(self.readout_label, 1, 1),
+                Cell(self.cov_plot, 1, 0), Cell(self.temp_plot, 1, 1),
+                Cell(self.score_plot, 2, 0), Cell(self.readout_label, 2, 1),
             ],
-            row_stretch={0: 1, 1: 1}, col_stretch={0: 1, 1: 1},
+            row_stretch={0: 1, 1: 1, 2: 1}, col_stretch={0: 1, 1: 1},
         )  # fmt: skip
 
     # -- wavelengths ----------------------------------------------------------------------------
@@ -197,9 +238,51 @@ class ContextPanel(Panel):
         ctx.record("score_before", before, "q·R_r k/d before scaling, q = k = 1")
         ctx.record("score_after", after, "q·R'_r k/d after scaling, times att²")
 
+    # -- angle coverage ---------------------------------------------------------------------------
+    def _refresh_coverage(self, ctx: Context) -> None:
+        cv = ctx["coverage"]
+        train = np.asarray(cv["coverage_training"], dtype=np.float64)
+        target = np.asarray(cv["coverage_target"], dtype=np.float64)
+        unseen = np.asarray(cv["coverage_unseen"], dtype=np.float64)
+        i = np.arange(train.size, dtype=np.float64)
+        if self.shown.changed("cov_train", Same(cv["coverage_training"])):
+            self.cov_train.setData(i, train)
+        self.cov_target.setData(i, target)
+        sel = unseen > UNSEEN_EPS
+        self.cov_unseen.setData(i[sel], target[sel])
+        self.cov_range.show(_pairs_range(train.size), (-COVER_PAD, 1.0 + COVER_PAD))
+        ctx.record("pair", i, "pair i")
+        ctx.record("coverage_training", train, "share of the circle swept for m ≤ L₀ (θ_i)")
+        ctx.record("coverage_target", target, "share of the circle swept for m ≤ L (θ'_i)")
+        ctx.record("coverage_unseen", unseen, "share reached only beyond training")
+
+    # -- attention temperature --------------------------------------------------------------------
+    def _refresh_temperature(self, ctx: Context) -> None:
+        tp = ctx["temperature"]
+        r = np.asarray(tp["temperature_distance"], dtype=np.float64)
+        without = np.asarray(tp["per_token_without"], dtype=np.float64)
+        with_ = np.asarray(tp["per_token_with"], dtype=np.float64)
+        log_r = np.log10(r)
+        floor = TINY_WEIGHT
+        lw, lf = np.log10(np.maximum(without, floor)), np.log10(np.maximum(with_, floor))
+        self.temp_without.setData(log_r, lw)
+        self.temp_with.setData(log_r, lf)
+        l0 = ctx.values.as_int("original_length")
+        end = float(log_r[-1])
+        _place(self.temp_original, math.log10(l0) if math.log10(l0) <= end else None)
+        top = math.ceil(max(float(lw.max()), float(lf.max())) + 1e-9)
+        low = math.floor(min(float(lw.min()), float(lf.min())) - 1e-9)
+        self.temp_range.show((-MARGIN * end, (1 + MARGIN) * end), (float(low), float(top)))
+        ctx.record("distance", r, "distance r (log-spaced samples)", "tokens")
+        ctx.record("per_token_without", without, "softmax weight per token, without the factor")
+        ctx.record("per_token_with", with_, "softmax weight per token, with the factor²")
+        ctx.record("effective_tokens",
+                   np.array([tp["effective_tokens_without"], tp["effective_tokens_with"]]),
+                   "exp(entropy): without, with the factor")  # fmt: skip
+
     # -- read-outs -------------------------------------------------------------------------------
     def _refresh_readout(self, ctx: Context) -> None:
-        sc, st, v = ctx["scaling"], ctx.style, ctx.values
+        sc, st, v, tp = ctx["scaling"], ctx.style, ctx.values, ctx["temperature"]
         counts = sc["bands"]
         title = ctx["model"]["preset_title"]
         scheme = v.as_str("scheme")
@@ -219,7 +302,12 @@ class ContextPanel(Panel):
             f"Pairs: {bands}; "
             f"{span(st, BEFORE_ROLE, 'before scaling')}, "
             f"{span(st, AFTER_ROLE, 'after')}"
-            f"{_bounds_text(sc['bounds'])}"
+            f"{_bounds_text(sc['bounds'])}<br>"
+            f"{span(st, UNSEEN_ROLE, 'Angles never reached in training')}: "
+            f"{live(integer(ctx['coverage']['pairs_unseen']))} pairs; softmax over 1 … L spread "
+            f"over e<sup>H</sup> = {live(sig(tp['effective_tokens_without'], 3))} tokens, "
+            f"{live(sig(tp['effective_tokens_with'], 3))} with the factor "
+            f"({live(num(100 * tp['near_share_with'], 1))} % within L₀)"
         )
         ctx.record("band_counts", np.array([counts[w] for w in BAND_WORDS]),
                    "pairs kept, smoothed, divided")  # fmt: skip
@@ -243,7 +331,19 @@ def _readout_key(ctx: Context) -> tuple[object, ...]:
     """The read-out block shows the model's title, the scaling (by identity) and the values
     it names."""
     return (ctx["model"]["preset_title"], Same(ctx["scaling"]["inv_freq"]),
+            Same(ctx["coverage"]["coverage_target"]), Same(ctx["temperature"]["per_token_with"]),
             *(ctx.values[n] for n in READOUT_INPUTS))  # fmt: skip
+
+
+def _coverage_key(ctx: Context) -> tuple[object, ...]:
+    """The coverage plot shows the coverage lists (by identity)."""
+    return (Same(ctx["coverage"]["coverage_target"]),)
+
+
+def _temperature_key(ctx: Context) -> tuple[object, ...]:
+    """The temperature plot shows the two weight lists (by identity) and ``L₀``."""
+    tp = ctx["temperature"]
+    return Same(tp["per_token_with"]), Same(tp["per_token_without"]), ctx.values["original_length"]
 
 
 def _scale_key(ctx: Context) -> tuple[object, ...]:

@@ -229,8 +229,12 @@ ABOUT: dict[str, About] = {
             "2π/θ_i before and after the scheme (log axis), with L₀ and L and the band "
             "boundaries; each pair's factor θ_i/θ'_i, coloured kept / smoothed / divided; and "
             "the score q·R_r k/d for q = k = (1, …, 1) against distance out to L, before and "
-            "after (after: times the attention factor squared). The presets are the RoPE "
-            "settings of real models' config.json files."
+            "after (after: times the attention factor squared); the share of the circle each "
+            "pair's angle m·θ sweeps in training (m ≤ L₀) and out to L, the pairs reaching "
+            "angles they never took in training marked; and the softmax weight per token over "
+            "distance without and with the attention factor. The presets are the RoPE "
+            "settings of real models' config.json files (File ▸ Open model config… reads "
+            "yours)."
         ),
         formulas=(
             "θ_i = base^(−2i/d),   λ_i = 2π/θ_i,   i = 0 … d/2 − 1",
@@ -241,13 +245,19 @@ ABOUT: dict[str, About] = {
             "β_fast and β_slow turns in L₀;  attention factor 0.1·ln s + 1",
             "Llama 3: λ < L₀/high_freq_factor kept, λ > L₀/low_freq_factor divided by s, "
             "between: (1 − σ)·θ/s + σ·θ,  σ = (L₀/λ − low)/(high − low)",
+            "LongRoPE: θ'_i = θ_i / f_i,  f = long_factor if L > L₀ else short_factor;  "
+            "attention factor √(1 + ln s / ln L₀)",
+            "angles swept: min(1, L·θ'_i/2π) of the circle, against min(1, L₀·θ_i/2π) in training",
+            "softmax over r = 1 … L of √d·a·(1/(d/2))·Σ cos(r·θ'_i),  a = 1 or att²",
         ),
         papers=(PI, YARN, LLAMA3, LONGROPE, ROFORMER),
         notes=(
             "The schemes follow Hugging Face transformers' modeling_rope_utils, computed in "
             "float64. NTK-aware scaling comes from bloc97's Reddit post (2023), which has no "
-            "paper. LongRoPE's per-pair factor lists are computed by the library "
-            "(posenc_gui.core.rope_scaling) but are not controls of this tab."
+            "paper. LongRoPE's per-pair factor lists are searched, not given by a formula: the "
+            "tab shows the lists of a bundled model (Phi-3.5 mini instruct's config.json); a "
+            "config with other lists is refused. The temperature figure's softmax runs over "
+            "the plotted distances, each standing for the whole numbers nearest to it."
         ),
     ),
 }

@@ -22,12 +22,19 @@ log-spaced distances ``1 … seq_len`` (the attention factor multiplies both q a
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Any
 
 from posenc_gui.state.model import Inputs, Limits, ReadoutGroup, TabModel
-from posenc_gui.state.model_config import ConfigError, ModelConfig, load_preset, presets
+from posenc_gui.state.model_config import (
+    ConfigError,
+    ModelConfig,
+    load_preset,
+    presets,
+    read_config,
+)
 from posenc_gui.state.params import (
     ParamError,
     Value,
@@ -38,22 +45,56 @@ from posenc_gui.state.params import (
     int_param,
 )
 
-#: The schemes the tab shows (LongRoPE needs per-pair factor lists: not a scalar control).
-TAB_SCHEMES: tuple[str, ...] = ("default", "linear", "ntk", "dynamic", "yarn", "llama3")
+#: The schemes the tab shows (LongRoPE's per-pair factor lists come from a bundled model:
+#: :data:`FACTOR_LISTS`).
+TAB_SCHEMES: tuple[str, ...] = (
+    "default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope",
+)  # fmt: skip
 SCHEME_LABELS: tuple[str, ...] = (
-    "default (none)", "linear (PI)", "NTK-aware", "dynamic NTK", "YaRN", "Llama 3",
+    "default (none)", "linear (PI)", "NTK-aware", "dynamic NTK", "YaRN", "Llama 3", "LongRoPE",
 )  # fmt: skip
 CUSTOM = "custom"
 PRESET_IDS: tuple[str, ...] = tuple(p.id for p in presets())
 PRESET_TITLES: dict[str, str] = {p.id: p.title for p in presets()}
 DEFAULT_PRESET = "llama-3.1-8b"
+
+
+FactorLists = tuple[tuple[float, ...], tuple[float, ...]]
+
+
+def _lists_of(cfg: ModelConfig) -> FactorLists:
+    """A LongRoPE config's ``(short_factor, long_factor)`` (tuples of floats once parsed)."""
+    short, long_ = cfg.scaling["short_factor"], cfg.scaling["long_factor"]
+    assert isinstance(short, tuple) and isinstance(long_, tuple)
+    return tuple(float(x) for x in short), tuple(float(x) for x in long_)
+
+
+@cache
+def _factor_lists() -> dict[str, FactorLists]:
+    out = {}
+    for p in presets():
+        cfg = load_preset(p.id)
+        if cfg.rope_type == "longrope":
+            out[p.id] = _lists_of(cfg)
+    return out
+
+
+#: The bundled models whose LongRoPE factor lists the tab can show (``factor_lists``).
+FACTOR_LISTS: tuple[str, ...] = tuple(_factor_lists())
+
+
+def factor_lists(lists_id: str) -> FactorLists:
+    """The ``(short_factor, long_factor)`` lists of bundled model ``lists_id``."""
+    return _factor_lists()[lists_id]
+
+
 #: Distances at which the score curves are computed (log-spaced ``1 … seq_len``, whole
 #: numbers, duplicates removed): about the pixels of a wide plot.
 SCORE_SAMPLES = 600
 #: The parameters a preset sets (all but the preset itself).
 SCHEME_PARAMS: tuple[str, ...] = (
     "scheme", "base", "dim", "factor", "original_length", "low_freq_factor",
-    "high_freq_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim",
+    "high_freq_factor", "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "factor_lists",
 )  # fmt: skip
 SCALING_INPUTS: tuple[str, ...] = (*SCHEME_PARAMS, "seq_len")
 #: Gaps kept between coupled parameters (Llama 3: high > low; YaRN: fast >= slow).
@@ -78,6 +119,17 @@ def config_values(cfg: ModelConfig) -> dict[str, Value]:
         v = s.get(key)
         return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else default
 
+    lists = FACTOR_LISTS[0]
+    if cfg.rope_type == "longrope":
+        pair = _lists_of(cfg)
+        found = [k for k in FACTOR_LISTS if factor_lists(k) == pair]
+        if not found:
+            raise ConfigError(
+                "rope_scaling.short_factor/long_factor: the long-context tab shows LongRoPE with "
+                f"the factor lists of a bundled model ({', '.join(FACTOR_LISTS)}); "
+                "these lists are not one of them"
+            )
+        lists = found[0]
     return {
         "scheme": cfg.rope_type,
         "base": float(cfg.rope_theta),
@@ -91,6 +143,7 @@ def config_values(cfg: ModelConfig) -> dict[str, Value]:
         "beta_slow": number("beta_slow", 1.0),
         "mscale": number("mscale", 0.0),
         "mscale_all_dim": number("mscale_all_dim", 0.0),
+        "factor_lists": lists,
     }
 
 
@@ -122,6 +175,10 @@ def scheme_kwargs(v: Mapping[str, Value]) -> dict[str, object]:
         if float(v["mscale"]) > 0 and float(v["mscale_all_dim"]) > 0:
             kw["mscale"], kw["mscale_all_dim"] = float(v["mscale"]), float(v["mscale_all_dim"])
         return kw
+    if scheme == "longrope":
+        short, long_ = factor_lists(str(v["factor_lists"]))
+        return {"short_factor": short, "long_factor": long_, "factor": factor,
+                "original_max_position_embeddings": original}  # fmt: skip
     return {}
 
 
@@ -135,6 +192,7 @@ SCHEME_READS: dict[str, tuple[str, ...]] = {
     "dynamic": ("factor", "original_length", "seq_len"),
     "yarn": ("factor", "original_length", "beta_fast", "beta_slow", "mscale", "mscale_all_dim"),
     "llama3": ("factor", "original_length", "low_freq_factor", "high_freq_factor"),
+    "longrope": ("factor", "original_length", "seq_len", "factor_lists"),
 }
 
 
@@ -245,6 +303,76 @@ def _scores(v: Inputs) -> dict[str, Any]:
     }
 
 
+def _coverage(v: Inputs) -> dict[str, Any]:
+    """Per pair, the share of the circle its angle ``m·θ`` sweeps as ``m`` runs from 0 to the
+    length: in training (``θ_i``, ``m`` up to ``L₀``) and at the context length (``θ'_i``, ``m``
+    up to ``L``): ``min(1, L·θ/2π)``; and the share reached only at the context length (angles
+    the pair never took in training). Interpolation by ``s`` at ``L = s·L₀`` reaches none."""
+    return dict(_coverage_of(_key(v), v.as_int("original_length"), v.as_int("seq_len")))
+
+
+@lru_cache(maxsize=16)
+def _coverage_of(key: tuple[Value | None, ...], l0: int, length: int) -> dict[str, Any]:
+    sc = _scaling_dict(key)
+    turn = 2.0 * math.pi
+    train = [min(1.0, l0 * t / turn) for t in sc["inv_freq_original"]]
+    target = [min(1.0, length * t / turn) for t in sc["inv_freq"]]
+    unseen = [max(0.0, b - a) for a, b in zip(train, target, strict=True)]
+    return {
+        "coverage_training": train,
+        "coverage_target": target,
+        "coverage_unseen": unseen,
+        "pairs_unseen": sum(1 for u in unseen if u > UNSEEN_EPS),
+    }
+
+
+#: A pair whose target sweep exceeds its training sweep by more than this share of the circle
+#: reaches angles it never took in training.
+UNSEEN_EPS = 1e-9
+
+
+def _temperature(v: Inputs) -> dict[str, Any]:
+    """How the attention factor sharpens a softmax over distance.
+
+    Logits ``ℓ(r) = √d · a · S(r)`` for a query and keys at distances ``r = 1 … L`` with
+    ``S(r)`` the mean of ``cos(r·θ'_i)`` after scaling (``q = k = (1, …, 1)``, so ``q·R_r k/√d
+    = √d·S``) and ``a`` = 1 (without the factor) or the attention factor² (with it). The
+    softmax runs over the score distances (:func:`score_distances`), each standing for the
+    whole numbers nearest to it (``weight``): ``share`` is the attention each sample's run
+    of distances takes, ``per_token`` that share divided by the run's length. ``entropy`` is
+    the entropy of that piecewise-constant distribution (nats), ``effective_tokens`` its
+    exponential, ``near_share`` the attention on the distances ≤ L₀."""
+    return dict(_temperature_of(_key(v), v.as_int("seq_len"), v.as_int("original_length")))
+
+
+@lru_cache(maxsize=8)
+def _temperature_of(key: tuple[Value | None, ...], seq_len: int, l0: int) -> dict[str, Any]:
+    import torch
+
+    r = _distances(seq_len)
+    edges = torch.cat([torch.tensor([0.5], dtype=torch.float64), (r[1:] + r[:-1]) / 2,
+                       torch.tensor([seq_len + 0.5], dtype=torch.float64)])  # fmt: skip
+    weight = edges[1:] - edges[:-1]
+    att = float(_scaling_of(key).attention_factor)
+    mean = torch.tensor(_scores_after(key, seq_len), dtype=torch.float64) / (att * att)
+    root_d = math.sqrt(_dim(key))
+    out: dict[str, Any] = {
+        "temperature_distance": r.tolist(),
+        "temperature_weight": weight.tolist(),
+    }
+    near = r <= l0
+    for tag, a in (("without", 1.0), ("with", att * att)):
+        logit = root_d * a * mean + torch.log(weight)
+        share = torch.softmax(logit, dim=0)
+        per_token = share / weight
+        entropy = float(-(share * torch.log(per_token)).sum())
+        out[f"per_token_{tag}"] = per_token.tolist()
+        out[f"entropy_{tag}"] = entropy
+        out[f"effective_tokens_{tag}"] = math.exp(entropy)
+        out[f"near_share_{tag}"] = float(share[near].sum())
+    return out
+
+
 def _preset(v: Inputs) -> dict[str, Any]:
     p = v.as_str("preset")
     return {"preset_title": PRESET_TITLES.get(p, "custom settings")}
@@ -318,23 +446,36 @@ class ContextModel(TabModel):
             "mscale_all_dim", 0.0, 0.0, 4.0, "mscale_all_dim",
             "YaRN (DeepSeek): see mscale; 0: not given.", decimals=2, step=0.05,
         ),
+        choice_param(
+            "factor_lists", FACTOR_LISTS[0], FACTOR_LISTS, "Factor lists",
+            "LongRoPE: the per-pair short_factor/long_factor lists (of a bundled model); the "
+            "long list is used once L exceeds L₀. Rotary dims follow the lists' length.",
+            choice_labels=tuple(PRESET_TITLES[p] for p in FACTOR_LISTS),
+        ),
     )  # fmt: skip
 
     groups = (
         ReadoutGroup("model", ("preset",), _preset),
         ReadoutGroup("scaling", SCALING_INPUTS, _scaling),
         ReadoutGroup("scores", SCALING_INPUTS, _scores),
+        ReadoutGroup("coverage", SCALING_INPUTS, _coverage),
+        ReadoutGroup("temperature", SCALING_INPUTS, _temperature),
     )
 
-    figures = ("wavelengths", "scale_factor", "scores", "readout")
+    figures = ("wavelengths", "scale_factor", "coverage", "temperature", "scores", "readout")
     figure_pairs = (("wavelengths", "readout"),)
     animated = "seq_len"
 
     @classmethod
     def limits(cls, values: Mapping[str, Value]) -> Limits:
         v = Inputs(values, frozenset(("low_freq_factor", "high_freq_factor", "beta_fast",
-                                      "beta_slow")), "context limits")  # fmt: skip
-        return {
+                                      "beta_slow", "scheme", "factor_lists")),
+                   "context limits")  # fmt: skip
+        out: Limits = {}
+        if v.as_str("scheme") == "longrope":  # one factor per pair: d is the lists' length × 2
+            n = 2 * len(factor_lists(v.as_str("factor_lists"))[0])
+            out["dim"] = (n, n)
+        return out | {
             "low_freq_factor": (None, v.as_float("high_freq_factor") - FREQ_GAP),
             "high_freq_factor": (v.as_float("low_freq_factor") + FREQ_GAP, None),
             "beta_slow": (None, v.as_float("beta_fast")),
@@ -368,6 +509,13 @@ def values_for_config(cfg: ModelConfig) -> dict[str, Value]:
         return ContextModel.resolve(given)
     except ParamError as err:
         raise ConfigError(f"{cfg.name or 'config'}: {err}") from None
+
+
+def read_config_values(path: str | os.PathLike[str]) -> dict[str, Value]:
+    """The tab's full value set for the model config file ``path`` (``--config FILE`` and
+    File ▸ Open model config… both read through here): :class:`ConfigError` naming the field
+    when the file cannot be used, :class:`OSError` when it cannot be read."""
+    return values_for_config(read_config(path))
 
 
 MODEL = ContextModel

@@ -535,7 +535,27 @@ _CONTEXT_PLAIN: dict[str, list[str]] = {
         "ramp = ((torch.arange(d // 2, dtype=torch.float64) - low) / (top - low)).clamp(0, 1)",
         "inv_freq = inv_freq_original / s * ramp + inv_freq_original * (1 - ramp)",
     ],
+    "longrope": [
+        "ext = long_factor if L > L0 else short_factor  # LongRoPE: the long list past L0",
+        "inv_freq = inv_freq_original / torch.tensor(ext, dtype=torch.float64)",
+    ],
 }
+
+
+def _float_list(name: str, values: Sequence[float], comment: str) -> str:
+    """``name = [a, b, …]  # comment``, wrapped at :data:`WRAP` characters."""
+    lines, line = [f"{name} = [  # {comment}"], "   "
+    for x in values:
+        item = f" {lit(float(x))},"
+        if len(line) + len(item) > WRAP:
+            lines.append(line)
+            line = "   "
+        line += item
+    return "\n".join([*lines, line, "]"])
+
+
+#: Longest line of a wrapped list in a snippet.
+WRAP = 96
 
 
 def _context(v: Mapping[str, Value]) -> Snippet:
@@ -573,6 +593,14 @@ def _context(v: Mapping[str, Value]) -> Snippet:
     if yarn_mscale:
         params.append(_assign(("mscale", "mscale_all_dim"), (v["mscale"], v["mscale_all_dim"]),
                               "YaRN attention factor (DeepSeek)"))  # fmt: skip
+    if scheme == "longrope":
+        from posenc_gui.state.context import PRESET_TITLES, factor_lists
+
+        lists_id = str(v["factor_lists"])
+        short, long_ = factor_lists(lists_id)
+        where = PRESET_TITLES[lists_id]
+        params.append(_float_list("short_factor", short, f"LongRoPE, L <= L0 ({where})"))
+        params.append(_float_list("long_factor", long_, f"LongRoPE, L > L0 ({where})"))
     kw = ", ".join(f"{k!r}: {_context_name(k)}" for k in scheme_kwargs(v))
     core_body = [
         "from posenc_gui.core.rope_scaling import scale  # noqa: E402",
@@ -581,7 +609,12 @@ def _context(v: Mapping[str, Value]) -> Snippet:
         "inv_freq, inv_freq_original = r.inv_freq, r.inv_freq_original",
         "attention_factor = torch.tensor(r.attention_factor, dtype=torch.float64)",
     ]
-    if scheme != "yarn":
+    if scheme == "longrope":
+        attention = (
+            "attention_factor = torch.tensor(math.sqrt(1 + math.log(s) / math.log(L0)) if s > 1 "
+            "else 1.0, dtype=torch.float64)"
+        )
+    elif scheme != "yarn":
         attention = "attention_factor = torch.tensor(1.0, dtype=torch.float64)  # none"
     elif yarn_mscale:
         attention = ("attention_factor = torch.tensor((0.1 * mscale * math.log(s) + 1) / "

@@ -123,6 +123,13 @@ def test_preset_inverse_frequencies_match_the_closed_form(preset: str) -> None:
         m, mall = rs.get("mscale"), rs.get("mscale_all_dim")
         attention = (0.1 * m * math.log(s) + 1) / (0.1 * mall * math.log(s) + 1) if m and mall \
             else 0.1 * math.log(s) + 1  # fmt: skip
+    elif kind in ("longrope", "su"):
+        # Phi-3: θ_i / short_factor_i at the original length (no current length given), and
+        # sqrt(1 + ln s / ln L₀) with s = max_position_embeddings / L₀
+        l0 = raw.get("original_max_position_embeddings") or rs["original_max_position_embeddings"]
+        expected = theta(base, d) / np.asarray(rs["short_factor"], dtype=np.float64)
+        s = raw["max_position_embeddings"] / l0
+        attention = math.sqrt(1 + math.log(s) / math.log(l0))
     else:
         pytest.fail(f"no closed form written for {kind}")
     config = load_preset(preset)
@@ -304,3 +311,15 @@ def test_scale_dispatches_and_refuses_unknown_schemes() -> None:
         scale("rope2", 10000.0, 8)
     with pytest.raises(ValueError, match=r"^linear scaling: "):
         scale("linear", 10000.0, 8, {"factr": 2.0})
+
+
+def test_phi_35_longrope_uses_the_long_list_past_the_original_length() -> None:
+    raw = json.loads((PRESETS / "phi-3.5-mini.json").read_text(encoding="utf-8"))["config"]
+    c = load_preset("phi-3.5-mini")
+    long_ = np.asarray(raw["rope_scaling"]["long_factor"], dtype=np.float64)
+    short = np.asarray(raw["rope_scaling"]["short_factor"], dtype=np.float64)
+    assert c.rotary_dim == 96 and long_.size == short.size == 48
+    at_long = scale(c.rope_type, c.rope_theta, c.rotary_dim, c.scheme_params(), seq_len=4097)
+    at_short = scale(c.rope_type, c.rope_theta, c.rotary_dim, c.scheme_params(), seq_len=4096)
+    close(at_long.inv_freq, theta(10000.0, 96) / long_)
+    close(at_short.inv_freq, theta(10000.0, 96) / short)

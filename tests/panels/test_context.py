@@ -103,7 +103,7 @@ def test_every_preset_is_a_valid_state(preset: str) -> None:
 
 @pytest.mark.parametrize(
     ("name", "text"),
-    [("factor", "0.5"), ("factor", "eight"), ("dim", "7"), ("scheme", "longrope"),
+    [("factor", "0.5"), ("factor", "eight"), ("dim", "7"), ("scheme", "su"),
      ("low_freq_factor", "4"), ("beta_slow", "40")],
 )  # fmt: skip
 def test_a_bad_typed_value_is_refused(name: str, text: str) -> None:
@@ -136,3 +136,69 @@ def test_the_panel_shows_the_models_frequencies(qtbot: QtBot) -> None:
         assert data["scores"]["score_after"].values[0] == pytest.approx(
             att**2 * np.mean(np.cos(np.asarray(r["inv_freq"]))), rel=1e-12
         )
+
+
+def test_params_lists_the_presets_with_titles_and_sources(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["params", "--tab", "context"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    listed = {p["id"]: p for p in out["presets"]}
+    assert set(listed) == {p.stem for p in PRESETS_DIR.glob("*.json")}
+    for pid, entry in listed.items():
+        data = json.loads((PRESETS_DIR / f"{pid}.json").read_text(encoding="utf-8"))
+        assert entry["title"] == data["title"] and entry["source"] == data["source"]
+        assert "huggingface.co" in entry["source"]
+
+
+def test_coverage_is_the_swept_share_of_the_circle() -> None:
+    """Per pair, min(1, L₀·θ_i/2π) in training and min(1, L·θ'_i/2π) at L, written out here:
+    linear interpolation at exactly L = s·L₀ reaches no new angle; no scaling at 4·L₀ reaches
+    new angles on every pair short of a full turn in training."""
+    d, base, l0 = 64, 10000.0, 4096
+    theta = base ** (-np.arange(0, d, 2) / d)
+    v = ContextModel.resolve({"preset": CUSTOM, "scheme": "linear", "base": base, "dim": d,
+                              "factor": 4.0, "original_length": l0, "seq_len": 4 * l0})  # fmt: skip
+    r = ContextModel.readouts(v)
+    train = np.minimum(1, l0 * theta / (2 * np.pi))
+    np.testing.assert_allclose(r["coverage_training"], train, rtol=1e-13)
+    np.testing.assert_allclose(r["coverage_target"], train, rtol=1e-13)
+    assert r["pairs_unseen"] == 0
+    r = ContextModel.readouts(ContextModel.resolve({**v, "scheme": "default"}))
+    np.testing.assert_allclose(
+        r["coverage_target"], np.minimum(1, 4 * l0 * theta / (2 * np.pi)), rtol=1e-13
+    )
+    short = int((l0 * theta < 2 * np.pi).sum())
+    assert r["pairs_unseen"] == short > 0
+
+
+def test_temperature_is_the_softmax_of_the_scaled_scores() -> None:
+    """The softmax over the score distances, each weighted by its run of whole numbers, with
+    the logits √d·a·mean cos(r·θ'_i): a = 1 without the factor, att² with it."""
+    v = ContextModel.resolve({"preset": "qwen2.5-7b-yarn"})
+    r = ContextModel.readouts(v)
+    inv, att, d = np.asarray(r["inv_freq"]), r["attention_factor"], v["dim"]
+    dist = np.asarray(r["temperature_distance"], dtype=np.float64)
+    edges = np.concatenate([[0.5], (dist[1:] + dist[:-1]) / 2, [v["seq_len"] + 0.5]])
+    w = np.diff(edges)
+    assert w.sum() == pytest.approx(v["seq_len"])
+    mean = np.cos(dist[:, None] * inv[None, :]).mean(axis=1)
+    for tag, a in (("without", 1.0), ("with", att**2)):
+        z = np.sqrt(d) * a * mean
+        share = w * np.exp(z - z.max())
+        share /= share.sum()
+        np.testing.assert_allclose(r[f"per_token_{tag}"], share / w, rtol=1e-9)
+        h = -(share * np.log(share / w)).sum()
+        assert r[f"entropy_{tag}"] == pytest.approx(h, rel=1e-9)
+    assert att > 1 and r["entropy_with"] < r["entropy_without"]  # the factor sharpens
+    assert r["near_share_with"] > r["near_share_without"]
+
+
+def test_longrope_dim_follows_its_lists() -> None:
+    v = ContextModel.resolve({"preset": CUSTOM, "scheme": "longrope"})
+    assert v["dim"] == 2 * len(json.loads((PRESETS_DIR / "phi-3.5-mini.json").read_text(
+        encoding="utf-8"))["config"]["rope_scaling"]["short_factor"])  # fmt: skip
+    with pytest.raises(ParamError, match="dim"):
+        ContextModel.resolve({"preset": CUSTOM, "scheme": "longrope", "dim": 128})
+    r = ContextModel.readouts(ContextModel.resolve({"preset": "phi-3.5-mini"}))
+    assert r["attention_factor"] == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -226,6 +227,7 @@ def test_one_bundled_deck_per_source_document() -> None:
         "03-explainer-why-sinusoidal.json",
         "04-chapter.json",
         "05-web-page.json",
+        "06-long-context.json",
     ]
     titles = [read_title(p) for p in BUNDLED]
     assert len(set(titles)) == len(titles)
@@ -287,3 +289,49 @@ def test_bundled_captions_quote_numbers_the_app_computes() -> None:
     score = quoted("05-web-page.json", "2.729")
     assert score["params"]["m"] - score["params"]["n"] == 3
     assert f"{score['score']:.3f}" == "2.729" and abs(score["score_difference"]) < 1e-9
+
+
+def test_long_context_captions_quote_numbers_the_app_computes() -> None:
+    """Every number of the long-context deck's captions, from the tab's read-outs at its step
+    (and the closed forms where there is one: 2π·4, 10000·4^(128/126), 0.1·ln 4 + 1)."""
+    deck = Deck.load(BUNDLED_DIR / "06-long-context.json")
+
+    def at(k: int) -> dict[str, Any]:
+        step = deck.steps[k]
+        values = step.values()
+        return {"params": values, "focus": step.focus, "caption": step.caption,
+                **get_model(step.tab).readouts(values)}  # fmt: skip
+
+    pi = at(0)
+    assert pi["params"]["scheme"] == "linear" and pi["focus"] == "wavelengths"
+    assert pi["params"]["seq_len"] == 4 * pi["params"]["original_length"] == 16384
+    assert f"{pi['wavelength_original'][0]:.2f} → {pi['wavelength'][0]:.2f}" == "6.28 → 25.13"
+    assert f"{pi['wavelength'][0]:.2f}" == f"{2 * math.pi * 4:.2f}"
+    assert "6.28 → 25.13" in pi["caption"]
+    assert at(1)["pairs_unseen"] == 0 and at(1)["focus"] == "coverage"
+    plain = at(2)
+    assert plain["params"]["scheme"] == "default" and "the 18 pairs" in plain["caption"]
+    assert plain["pairs_unseen"] == 18
+    ntk = at(3)
+    base = ntk["bounds"]["base"]
+    assert base == pytest.approx(10000 * 4 ** (128 / 126), rel=1e-12)
+    assert f"{base:,.0f}" == "40,890" and "10 000 → 40 890" in ntk["caption"]
+    assert ntk["scale"][0] == 1.0 and ntk["scale"][-1] == pytest.approx(4.0, rel=1e-12)
+    assert at(4)["pairs_unseen"] == 17 and "17 pairs" in at(4)["caption"]
+    llama = at(5)
+    assert llama["bands"] == {"kept": 29, "smoothed": 6, "divided": 29}
+    assert llama["bounds"] == {"high_freq_wavelen": 2048.0, "low_freq_wavelen": 8192.0}
+    long_run = at(6)
+    assert long_run["params"]["seq_len"] == 16 * long_run["params"]["original_length"] == 131072
+    assert long_run["pairs_unseen"] == long_run["bands"]["divided"] == 29
+    yarn = at(7)
+    assert yarn["attention_factor"] == pytest.approx(0.1 * math.log(4) + 1, rel=1e-15)
+    quoted = (f"{yarn['attention_factor']:.3f}", f"{yarn['effective_tokens_without']:,.0f}",
+              f"{yarn['effective_tokens_with']:,.0f}")  # fmt: skip
+    assert quoted == ("1.139", "49,851", "12,385")
+    assert yarn["focus"] == "temperature" and "49 851 → 12 385" in yarn["caption"]
+    phi = at(8)
+    assert phi["params"]["scheme"] == "longrope" and phi["params"]["seq_len"] > 4096
+    assert (f"{phi['scale'][0]:.2f}", f"{phi['scale'][-1]:.2f}") == ("1.08", "64.84")
+    assert f"{phi['attention_factor']:.3f}" == "1.190"
+    assert phi["attention_factor"] == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)))
