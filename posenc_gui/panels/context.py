@@ -33,6 +33,7 @@ from posenc_gui.state.context import SCHEME_LABELS, TAB_SCHEMES, UNSEEN_EPS, Con
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
 from posenc_gui.widgets.render.view_range import ShownRange
+from posenc_gui.widgets.style import Style
 from posenc_gui.widgets.text import LiveText, live, span
 from posenc_gui.widgets.views import Context, Same, Shown
 
@@ -136,6 +137,14 @@ class ContextPanel(Panel):
 
         for plot in (self.wl_plot, self.sc_plot, self.cov_plot, self.temp_plot, self.score_plot):
             styled.cache_texts(plot)
+        # room for the widest tick label and a gap before the axis title (pyqtgraph sizes the
+        # title at 0.8 of its height: at presentation scale it touched "0.8" and "10⁻⁴")
+        for plot, widest in zip(
+            (self.wl_plot, self.sc_plot, self.cov_plot, self.temp_plot, self.score_plot),
+            ("10⁻¹⁰", "2.5·10¹", "−0.00", "10⁻¹⁰⁰", "−0.000"),
+            strict=True,
+        ):
+            styled.steady_axis(b, plot.getAxis("left"), widest)
         #: Lines whose pixels are kept only while a step leaves them alone.
         self.kept_lines = (
             self.wl_before, self.wl_after, self.sc_curve, self.score_before, self.score_after,
@@ -188,6 +197,9 @@ class ContextPanel(Panel):
         low = math.floor(float(before.min()))
         top = math.ceil(max(float(after.max()), math.log10(max(l0, length))) + 1e-9)
         self.wl_range.show(_pairs_range(band.size), (float(low), float(top)))
+        st = ctx.style
+        styled.retitle(self.book, self.wl_plot, "Wavelengths: " + span(st, BEFORE_ROLE, "before")
+                       + ", after (" + _band_words(st) + "); L₀ dashed, L dotted")  # fmt: skip
         ctx.record("pair", i, "pair i")
         ctx.record("wavelength_original", 10**before, "λ_i before scaling", "tokens")
         ctx.record("wavelength", 10**after, "λ'_i after scaling", "tokens")
@@ -211,6 +223,8 @@ class ContextPanel(Panel):
         low = _minor_tick_below(min(0.0, float(log_ratio.min())))
         pad = 0.04 * (top - low) if top > low else 0.05
         self.sc_range.show(_pairs_range(ratio.size), (low - pad, top + pad))
+        styled.retitle(self.book, self.sc_plot, "Factor θ<sub>i</sub>/θ'<sub>i</sub> of each pair ("
+                       + _band_words(ctx.style) + "); s dashed")  # fmt: skip
         ctx.record("pair", i, "pair i")
         ctx.record("scale", ratio, "θ_i/θ'_i (1: kept, s: divided)")
         ctx.record("factor", s, "factor s")
@@ -234,6 +248,10 @@ class ContextPanel(Panel):
         top = math.ceil(max(float(after.max()), float(before.max())) / SCORE_STEP) * SCORE_STEP
         low = math.floor(min(float(after.min()), float(before.min())) / SCORE_STEP) * SCORE_STEP
         self.score_range.show((-MARGIN * end, (1 + MARGIN) * end), (low, top))
+        st = ctx.style
+        styled.retitle(self.book, self.score_plot, "Score against distance: "
+                       + span(st, BEFORE_ROLE, "before") + ", "
+                       + span(st, AFTER_ROLE, "after scaling"))  # fmt: skip
         ctx.record("distance", r, "distance r (log-spaced samples)", "tokens")
         ctx.record("score_before", before, "q·R_r k/d before scaling, q = k = 1")
         ctx.record("score_after", after, "q·R'_r k/d after scaling, times att²")
@@ -251,6 +269,11 @@ class ContextPanel(Panel):
         sel = unseen > UNSEEN_EPS
         self.cov_unseen.setData(i[sel], target[sel])
         self.cov_range.show(_pairs_range(train.size), (-COVER_PAD, 1.0 + COVER_PAD))
+        st = ctx.style
+        styled.retitle(self.book, self.cov_plot, "Angles m·θ<sub>i</sub> reached: "
+                       + span(st, BEFORE_ROLE, "in training") + ", "
+                       + span(st, AFTER_ROLE, "up to L") + ", "
+                       + span(st, UNSEEN_ROLE, "● unseen"))  # fmt: skip
         ctx.record("pair", i, "pair i")
         ctx.record("coverage_training", train, "share of the circle swept for m ≤ L₀ (θ_i)")
         ctx.record("coverage_target", target, "share of the circle swept for m ≤ L (θ'_i)")
@@ -273,6 +296,10 @@ class ContextPanel(Panel):
         top = math.ceil(max(float(lw.max()), float(lf.max())) + 1e-9)
         low = math.floor(min(float(lw.min()), float(lf.min())) - 1e-9)
         self.temp_range.show((-MARGIN * end, (1 + MARGIN) * end), (float(low), float(top)))
+        st = ctx.style
+        styled.retitle(self.book, self.temp_plot, "Softmax over distance: "
+                       + span(st, BEFORE_ROLE, "without") + ", "
+                       + span(st, AFTER_ROLE, "with the attention factor"))  # fmt: skip
         ctx.record("distance", r, "distance r (log-spaced samples)", "tokens")
         ctx.record("per_token_without", without, "softmax weight per token, without the factor")
         ctx.record("per_token_with", with_, "softmax weight per token, with the factor²")
@@ -383,6 +410,11 @@ def _band_edges(band: np.ndarray) -> tuple[float | None, float | None]:
         hits = np.flatnonzero(band >= code)
         out.append(float(hits[0]) - 0.5 if hits.size and hits[0] > 0 else None)
     return out[0], out[1]
+
+
+def _band_words(st: Style) -> str:
+    """ "kept, smoothed, divided", each in its band's colour (the dots' legend)."""
+    return ", ".join(span(st, r, w) for r, w in zip(BAND_ROLES, BAND_WORDS, strict=True))
 
 
 def _place(line: pg.InfiniteLine, at: float | None) -> None:

@@ -4,6 +4,7 @@ anew, and looks exactly as when it was drawn first; anything else that changes t
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,7 @@ from posenc_gui.widgets import style as style_mod
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.render import HouseAxis
 from posenc_gui.widgets.render import axis as axis_mod
+from posenc_gui.widgets.render.axis import log_tick_strings
 
 
 def _grab(plot: object) -> np.ndarray:
@@ -286,3 +288,40 @@ def test_labels_of_one_shape_are_measured_once_in_a_font_of_equal_digits(qtbot: 
         axis.range = [float(start), float(start + 60)]
         assert compare_specs(axis, partial(_pyqtgraphs_specs, axis), start) > 0
     assert len(axis_mod.LABEL_SIZES) == measured
+
+
+def test_log_axis_labels_use_one_notation() -> None:
+    """Written out while the axis stays within 0.01 … 100, powers beyond (never pyqtgraph's
+    mix of ``0.0001`` and ``10⁻⁵``, nor its ``3·10¹`` for 25)."""
+    decades = [float(e) for e in range(-7, 0)]
+    assert log_tick_strings(decades, 1.0, (-7.2, -0.9)) == [
+        "10⁻⁷", "10⁻⁶", "10⁻⁵", "10⁻⁴", "10⁻³", "10⁻²", "10⁻¹",
+    ]  # fmt: skip
+    assert log_tick_strings([0.0, 1.0, 2.0], 1.0, (0.0, 2.2)) == ["1", "10", "100"]
+    assert log_tick_strings([0.0, 1.0, 2.0, 3.0], 1.0, (0.0, 3.2)) == ["10⁰", "10¹", "10²", "10³"]
+    minors = [math.log10(x) for x in (2, 25, 80)]
+    assert log_tick_strings(minors, 1.0, (0.0, 1.95)) == ["2", "25", "80"]
+    assert log_tick_strings(minors, 1.0, (0.0, 6.0)) == ["2·10⁰", "2.5·10¹", "8·10¹"]
+    # between the decades, only the labels that fit: all, then 2 and 5, then none
+    ticks = [math.log10(x) for x in (1, 2, 3, 5, 8, 10)]
+    assert log_tick_strings(ticks, 1.0, (0.0, 1.0), 20.0) == ["1", "2", "3", "5", "8", "10"]
+    assert log_tick_strings(ticks, 1.0, (0.0, 1.0), 5.0) == ["1", "2", "", "5", "", "10"]
+    assert log_tick_strings(ticks, 1.0, (0.0, 1.0), 2.0) == ["1", "", "", "", "", "10"]
+
+
+@pytest.mark.parametrize("tab_id", TAB_IDS)
+def test_every_log_axis_writes_its_labels_in_one_notation(qtbot: QtBot, tab_id: str) -> None:
+    panel = show_panel(qtbot, tab_id)
+    panel.refresh_now()
+    QApplication.processEvents()
+    for plot in panel.findChildren(pg.PlotWidget):
+        for axis in [i for i in plot.scene().items() if isinstance(i, pg.AxisItem)]:
+            if not (axis.isVisible() and axis.logMode):
+                continue
+            picture = QPicture()
+            painter = QPainter(picture)
+            specs = axis.generateDrawSpecs(painter)
+            painter.end()
+            texts = [text for _, _, text in specs[2]] if specs is not None else []
+            powers = ["10" in t and any(c in "⁰¹²³⁴⁵⁶⁷⁸⁹" for c in t) for t in texts]
+            assert all(powers) or not any(powers), (tab_id, texts)

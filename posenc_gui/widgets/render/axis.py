@@ -61,7 +61,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGraphicsItem
 
-from posenc_gui.widgets.fmt import MINUS
+from posenc_gui.widgets.fmt import MINUS, TIMES, sig, superscript
 
 #: Drawings (tick specs, lines and the labels' picture) each axis keeps for ranges it may show
 #: again: a slider dragged back and forth, "nice" limits that come back as the data moves.
@@ -198,6 +198,63 @@ def _minus(strings: list[str]) -> list[str]:
     return [t.replace("-", MINUS) for t in strings]
 
 
+#: Labels a decade of a log axis must have room for to label every tick between decades,
+#: and to label 2 and 5 (:func:`log_tick_strings`).
+MINOR_ALL, MINOR_SOME = 12.0, 3.5
+#: Decades a log axis writes out in full (0.01 … 100: no wider than the powers); beyond them
+#: every label is a power.
+PLAIN_DECADES = range(-2, 3)
+
+
+def log_tick_strings(
+    values: Sequence[float],
+    scale: float,
+    shown: tuple[float, float] | None = None,
+    decade_room: float = math.inf,
+) -> list[str]:
+    """Labels of a log axis's ticks (``values`` are log10 of the numbers, times ``scale``),
+    in one notation on the whole axis: written out (``0.01``, ``1``, ``100``) when every
+    decade it shows (``shown``: its log10 range; else the ticks') lies in
+    :data:`PLAIN_DECADES`, otherwise as powers (``10⁻⁵``, ``2·10¹``). pyqtgraph mixes them
+    (``0.0001`` beside ``10⁻⁵``, ``1`` beside ``10¹``) and its ``%0.1g`` writes 25 as 3·10¹.
+
+    ``decade_room``: how many labels fit in one decade of the axis. The labels between the
+    decades (2 … 9) are written only where they fit: all of them from :data:`MINOR_ALL`
+    labels a decade on, only 2 and 5 from :data:`MINOR_SOME`, none below (pyqtgraph wrote
+    8, 9 and 10 over each other at the top of a decade)."""
+    numbers = [10.0**v * scale for v in values]
+    if shown is not None and all(math.isfinite(v) for v in shown):
+        lo, hi = sorted(shown)
+        plain = math.floor(lo + 1e-9) >= PLAIN_DECADES.start and hi < PLAIN_DECADES.stop
+    else:
+        exps = [math.floor(math.log10(x) + 1e-9) for x in numbers if x > 0]
+        plain = all(e in PLAIN_DECADES for e in exps)
+    out = []
+    for x in numbers:
+        if not x > 0 or not math.isfinite(x):
+            out.append("")
+            continue
+        e = math.floor(math.log10(x) + 1e-9)
+        mant = round(x / 10.0**e, 1)
+        if mant >= 10:
+            mant, e = mant / 10, e + 1
+        digits = f"{mant:g}"
+        if (
+            digits != "1"
+            and decade_room < MINOR_ALL
+            and (decade_room < MINOR_SOME or digits not in ("2", "5"))
+        ):
+            out.append("")
+            continue
+        if plain:
+            out.append(sig(x, max(1, len(digits.replace(".", "")))))
+        elif digits == "1":
+            out.append("10" + superscript(e))
+        else:
+            out.append(digits + TIMES + "10" + superscript(e))
+    return out
+
+
 class HouseAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
     """pyqtgraph's axis, drawn from kept drawings with cheaper specs and 1-px rectangles (see
     the module's docstring for what it keeps, when it redraws and why it is faster).
@@ -303,7 +360,14 @@ class HouseAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
         return _minus(super().tickStrings(values, scale, spacing))
 
     def logTickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
-        return _minus(super().logTickStrings(values, scale, spacing))
+        lo, hi = self.range
+        vertical = self.orientation in ("left", "right")
+        length = self.height() if vertical else self.width()
+        font = self.style.get("tickFont") or self.font()
+        metrics = QFontMetrics(font)
+        room = metrics.height() if vertical else metrics.horizontalAdvance("2·10⁻⁰⁰")
+        decade = length / abs(hi - lo) if hi != lo else math.inf
+        return log_tick_strings(values, scale, (float(lo), float(hi)), decade / room)
 
     # -- drawing --------------------------------------------------------------------------------
     def generateDrawSpecs(self, p: QPainter) -> Any:
