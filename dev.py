@@ -100,6 +100,9 @@ def ensure_environment(with_tests: bool) -> None:
         f"{ROOT}{extra}",
     ]
     subprocess.run(cmd, check=True)
+    warning = cuda_torch_warning(installed_torch(), sys.platform)
+    if warning:
+        print(warning, flush=True)
     STAMP.write_text(" ".join([*have, wanted]))
 
 
@@ -158,6 +161,19 @@ def choose_torch_index(
     if problem is None:
         return TorchIndex(TORCH_CPU_INDEX, f"CPU wheel index {TORCH_CPU_INDEX}")
     return TorchIndex(None, f"default package index ({TORCH_CPU_INDEX} did not answer: {problem})")
+
+
+def cuda_torch_warning(have: str | None, platform: str) -> str | None:
+    """A note when the installed torch is not a CPU build on Linux/Windows (``2.13.0`` from
+    PyPI's default index on Linux is the CUDA build; CPU builds are ``2.13.0+cpu``)."""
+    if have is None or not (platform.startswith("linux") or platform == "win32"):
+        return None
+    if have.endswith("+cpu") or (platform == "win32" and "+" not in have):
+        return None  # PyPI's Windows wheel is the CPU build
+    return (
+        f"[dev] note: torch {have} is not the CPU build (it may carry GB of CUDA libraries);"
+        f" for the CPU build: delete .venv and run again with {TORCH_CPU_INDEX} reachable"
+    )
 
 
 def pip_install_command(
@@ -390,7 +406,9 @@ def tree_size(path: Path) -> int:
 
 def ensure_tool(module: str, requirement: str) -> None:
     """Install ``requirement`` into .venv (pinned by constraints.txt) unless ``module`` imports."""
-    check = subprocess.run([str(_venv_bin("python")), "-c", f"import {module}"], check=False)
+    check = subprocess.run(
+        [str(_venv_bin("python")), "-c", f"import {module}"], capture_output=True, check=False
+    )
     if check.returncode != 0:
         print(f"[dev] installing {requirement} into .venv", flush=True)
         subprocess.run(pip_install_command([requirement]), check=True)
