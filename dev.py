@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -132,13 +133,22 @@ def installed_torch() -> str | None:
 
 
 def index_answers(url: str, timeout: float = TORCH_INDEX_TIMEOUT) -> str | None:
-    """None when ``url``'s torch page answers within ``timeout`` seconds, else why not."""
-    try:
-        with urllib.request.urlopen(f"{url}/torch/", timeout=timeout) as response:
-            return None if response.status == 200 else f"HTTP {response.status}"
-    except (OSError, ValueError) as err:  # URLError, timeouts and refused connections are OSError
-        reason = getattr(err, "reason", err)
-        return str(reason) or type(err).__name__
+    """None when ``url``'s torch page answers within ``timeout`` seconds, else why not. The
+    question runs in a thread: a name lookup that hangs (no socket timeout covers it) cannot
+    hold up the install for longer than ``timeout``."""
+    answers: list[str | None] = []
+
+    def ask() -> None:
+        try:
+            with urllib.request.urlopen(f"{url}/torch/", timeout=timeout) as response:
+                answers.append(None if response.status == 200 else f"HTTP {response.status}")
+        except Exception as err:  # URLError, timeouts, refused connections, bad HTTP
+            answers.append(str(getattr(err, "reason", err)) or type(err).__name__)
+
+    thread = threading.Thread(target=ask, name="torch-index-probe", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    return answers[0] if answers else f"no answer within {timeout:g} s"
 
 
 def choose_torch_index(

@@ -264,6 +264,20 @@ def test_index_probe_accepts_an_index_that_answers(dev: Any, tmp_path: Path) -> 
         thread.join()
 
 
+def test_index_probe_gives_up_after_its_timeout(dev: Any) -> None:
+    import socket
+    import time
+
+    # A listening socket that never accepts into an HTTP answer: the request hangs.
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        start = time.monotonic()
+        problem = dev.index_answers(f"http://127.0.0.1:{server.getsockname()[1]}/cpu", 0.5)
+        assert problem is not None
+        assert time.monotonic() - start < 3.0
+
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
