@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from posenc_gui.state.deck import Deck
 
 FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf")
+#: Reverse-DNS application id: the desktop entry's file name (without .desktop), the icon name
+#: and the AppStream id (packaging/linux/).
+APP_ID = "io.github.posenc.PosEncExplorer"
 BASE_POINT_SIZE = 10
 
 
@@ -38,8 +41,11 @@ def resource_path(*parts: str) -> Path:
 
 
 def app_icon() -> QIcon:
-    """The application icon (SVG, with a rendered pixmap fallback)."""
-    icon = QIcon(str(resource_path("icon.svg")))
+    """The application icon: the hicolor PNGs (crisp at small sizes) and the SVG."""
+    icon = QIcon()
+    for png in sorted(resource_path("icons", "hicolor").glob(f"*/apps/{APP_ID}.png")):
+        icon.addFile(str(png))
+    icon.addFile(str(resource_path("icon.svg")))
     if icon.isNull():  # no SVG image plugin: fall back to an empty but valid icon
         icon = QIcon(QPixmap(16, 16))
     return icon
@@ -70,7 +76,7 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     app.setApplicationName(APP_NAME)
     app.setApplicationDisplayName(APP_NAME)
     app.setApplicationVersion(__version__)
-    app.setDesktopFileName("posenc-gui")
+    app.setDesktopFileName(APP_ID)
     app.setStyle("Fusion")
     # Offscreen and bare X servers have no platform theme: the palette comes from our Style
     # (light or dark) and follows it when it changes.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.server
 import importlib.util
 import subprocess
 import sys
@@ -161,3 +162,189 @@ def test_fuzz_runs_the_driver_offscreen(dev: ModuleType) -> None:
     env = dev.fuzz_environment({"QT_QPA_PLATFORM": "xcb", "HOME": "/h"})
     assert env == {"QT_QPA_PLATFORM": "offscreen", "HOME": "/h"}
     assert "fuzz" in (dev.__doc__ or "")
+
+
+# -- torch from PyTorch's CPU wheel index ---------------------------------------------------------
+
+CONSTRAINTS = "# pins\ntorch==2.13.0\nnumpy==2.4.6\n"
+
+
+class _Probe:
+    """A stand-in for dev.index_answers: records the URLs asked, answers ``problem``."""
+
+    def __init__(self, problem: str | None) -> None:
+        self.problem = problem
+        self.asked: list[str] = []
+
+    def __call__(self, url: str) -> str | None:
+        self.asked.append(url)
+        return self.problem
+
+
+def test_torch_pin_is_read_from_the_constraints(dev: Any) -> None:
+    assert dev.torch_pin(CONSTRAINTS) == "2.13.0"
+    assert dev.torch_pin("numpy==2.4.6\n") is None
+    assert dev.torch_pin((ROOT / "constraints.txt").read_text()) is not None
+
+
+@pytest.mark.parametrize("platform", ["linux", "win32"])
+def test_cpu_index_is_used_on_linux_and_windows_when_it_answers(dev: Any, platform: str) -> None:
+    probe = _Probe(None)
+    choice = dev.choose_torch_index(None, platform, probe, CONSTRAINTS)
+    assert choice.url == "https://download.pytorch.org/whl/cpu"
+    assert probe.asked == [choice.url]
+    assert "CPU wheel index" in choice.reason
+
+
+def test_default_index_when_the_cpu_index_does_not_answer(dev: Any) -> None:
+    probe = _Probe("timed out")
+    choice = dev.choose_torch_index(None, "linux", probe, CONSTRAINTS)
+    assert choice.url is None
+    assert "default package index" in choice.reason and "timed out" in choice.reason
+
+
+def test_no_question_on_macos_or_when_the_pinned_torch_is_installed(dev: Any) -> None:
+    probe = _Probe(None)
+    assert dev.choose_torch_index(None, "darwin", probe, CONSTRAINTS).url is None
+    assert dev.choose_torch_index("2.13.0+cpu", "linux", probe, CONSTRAINTS).url is None
+    assert probe.asked == []
+    # Another installed version is replaced: then the index is asked.
+    assert dev.choose_torch_index("2.12.0+cpu", "linux", probe, CONSTRAINTS).url is not None
+
+
+@pytest.mark.parametrize(
+    ("have", "platform", "warned"),
+    [
+        ("2.13.0+cpu", "linux", False),
+        ("2.13.0", "linux", True),
+        ("2.13.0+cu128", "linux", True),
+        ("2.13.0", "win32", False),
+        ("2.13.0+cu128", "win32", True),
+        ("2.13.0", "darwin", False),
+        (None, "linux", False),
+    ],
+)
+def test_a_cuda_torch_is_named_after_the_install(
+    dev: Any, have: str | None, platform: str, warned: bool
+) -> None:
+    assert (dev.cuda_torch_warning(have, platform) is not None) == warned
+
+
+def test_pip_command_passes_the_index_and_the_constraints(dev: Any) -> None:
+    cmd = dev.pip_install_command(["torch"], index_url="https://example.invalid/cpu")
+    assert cmd[cmd.index("--index-url") + 1] == "https://example.invalid/cpu"
+    assert cmd[cmd.index("-c") + 1] == str(ROOT / "constraints.txt")
+    assert cmd[-1] == "torch"
+    assert "--index-url" not in dev.pip_install_command(["torch"])
+
+
+def test_index_probe_reports_an_unreachable_index_quickly(dev: Any) -> None:
+    # Port 9 (discard) on the loopback refuses at once: no answer, with the reason.
+    problem = dev.index_answers("http://127.0.0.1:9/whl/cpu", timeout=2.0)
+    assert problem is not None and problem != ""
+
+
+def test_index_probe_accepts_an_index_that_answers(dev: Any, tmp_path: Path) -> None:
+    import functools
+    import threading
+
+    (tmp_path / "whl" / "cpu" / "torch").mkdir(parents=True)
+    (tmp_path / "whl" / "cpu" / "torch" / "index.html").write_text("<html></html>")
+    handler = functools.partial(_QuietHandler, directory=str(tmp_path))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/whl/cpu"
+        assert dev.index_answers(url, timeout=5.0) is None
+        assert dev.index_answers(url + "-missing", timeout=5.0) is not None
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def test_index_probe_gives_up_after_its_timeout(dev: Any) -> None:
+    import socket
+    import time
+
+    # A listening socket that never accepts into an HTTP answer: the request hangs.
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        start = time.monotonic()
+        problem = dev.index_answers(f"http://127.0.0.1:{server.getsockname()[1]}/cpu", 0.5)
+        assert problem is not None
+        assert time.monotonic() - start < 3.0
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+# -- dev.py package -------------------------------------------------------------------------------
+
+#: A stand-in for the built executable: the three subcommands the smoke test uses, with
+#: ``BROKEN_TAB`` rendering nothing.
+FAKE_CLI = """\
+import json, sys
+args = sys.argv[1:]
+if args[0] == "params":
+    print(json.dumps({"tabs": [{"tab": "sine"}, {"tab": "rope"}]}))
+elif args[0] == "render":
+    tab, out = args[args.index("--tab") + 1], args[args.index("--out") + 1]
+    if tab != BROKEN_TAB:
+        open(out, "wb").write(b"\\x89PNG\\r\\n")
+elif args[0] == "values":
+    print(json.dumps({"tab": args[args.index("--tab") + 1]}))
+"""
+
+
+@pytest.mark.parametrize(("broken", "failed"), [("none", []), ("rope", ["render --tab rope"])])
+def test_smoke_test_renders_and_asks_every_listed_tab(
+    dev: Any, tmp_path: Path, broken: str, failed: list[str]
+) -> None:
+    script = tmp_path / "fake_cli.py"
+    script.write_text(f"BROKEN_TAB = {broken!r}\n" + FAKE_CLI)
+    env = {**dev.smoke_environment(tmp_path), "PATH": "/usr/bin:/bin"}
+    failures = dev.smoke_test([sys.executable, str(script)], tmp_path, env)
+    assert [f.split(":")[0] for f in failures] == failed
+    assert (tmp_path / "sine.png").exists()
+
+
+def test_smoke_test_fails_when_params_gives_no_tabs(dev: Any, tmp_path: Path) -> None:
+    failures = dev.smoke_test([sys.executable, "-c", "print('nope')"], tmp_path, {})
+    assert failures and failures[0].startswith("params")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the POSIX environment is checked")
+def test_smoke_environment_is_empty_but_for_the_platform_and_home(dev: Any, tmp_path: Path) -> None:
+    env = dev.smoke_environment(tmp_path, {"PATH": "/usr/bin", "DISPLAY": ":0", "PYTHONPATH": "x"})
+    assert env == {"QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path)}
+
+
+def test_archive_missing_names_the_files_an_archive_lacks(dev: Any) -> None:
+    wanted = ["posenc_gui/resources/icon.svg", "posenc_gui/resources/decks/01.json"]
+    names = ["posenc_gui-0.1.0/posenc_gui/resources/icon.svg", "posenc_gui/__init__.py"]
+    assert dev.archive_missing(names, wanted) == ["posenc_gui/resources/decks/01.json"]
+    assert dev.archive_missing([*names, "posenc_gui/resources/decks/01.json"], wanted) == []
+
+
+def test_package_refuses_unknown_options(dev: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    assert dev.main(["package", "--onefile"]) == 2
+    assert "usage: python3 dev.py package" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("path", "field"),
+    [
+        ("/opt/posenc-gui/posenc-gui", "/opt/posenc-gui/posenc-gui"),
+        ("/home/a b/posenc-gui", '"/home/a b/posenc-gui"'),
+        ("/home/$x/posenc-gui", '"/home/\\\\$x/posenc-gui"'),
+    ],
+)
+def test_exec_field_quotes_paths_as_the_desktop_entry_spec_says(
+    dev: Any, path: str, field: str
+) -> None:
+    assert dev.desktop_exec_quote(path) == field
