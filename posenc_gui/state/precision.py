@@ -7,7 +7,7 @@ float64, the angle's wrapped to ``(−π, π]``.
 
 Parameters: ``position`` m, ``angle_dtype`` (the dtype whose per-pair errors the read-outs list),
 ``table_dtype``, ``quantity`` (which error the two error plots show), ``pair``, ``dim``, ``base``;
-the score at a fixed ``distance`` r over query positions ``m = r … r + shift_range``, for
+the score at a fixed ``distance`` r over query positions ``m = max(r, 1) … r + shift_range``, for
 ``vectors`` random (``seed``) or typed (every pair of q is ``(q0, q1)``, of k ``(k0, k1)``).
 
 Read-out groups: ``errors`` (position, dim, base, angle_dtype, table_dtype): ``angle_error``,
@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from posenc_gui.state.model import Inputs, Limits, ReadoutGroup, TabModel
 from posenc_gui.state.params import (
@@ -58,7 +58,7 @@ ANGLE_END = 10_000_000
 #: Positions sampled for the error-against-position plot (log-spaced whole numbers from 1):
 #: about the pixels of a wide plot.
 SWEEP_SAMPLES = 600
-#: Query positions sampled for the score over shifts (evenly spaced whole numbers).
+#: Query positions sampled for the score over shifts (log-spaced whole numbers).
 SCORE_SAMPLES = 512
 
 ERROR_INPUTS = ("position", "dim", "base", "angle_dtype", "table_dtype")
@@ -128,10 +128,11 @@ def position_sweep(
 
 
 def score_queries(distance: int, shift_range: int) -> list[int]:
-    """The sampled query positions ``m = r + ⌊k·R/(S−1)⌋``, ``k = 0 … S−1`` (``R`` the shift
-    range, ``S`` = min(:data:`SCORE_SAMPLES`, R + 1))."""
-    s = min(SCORE_SAMPLES, shift_range + 1)
-    return [distance + (k * shift_range) // (s - 1) for k in range(s)]
+    """The sampled query positions: about :data:`SCORE_SAMPLES` whole numbers log-spaced from
+    ``max(r, 1)`` to ``r + R`` (``R`` the shift range; sorted, unique)."""
+    lo, hi = max(distance, 1), distance + shift_range
+    a, b, n = math.log(lo), math.log(hi), SCORE_SAMPLES
+    return sorted({round(math.exp(a + (b - a) * k / (n - 1))) for k in range(n)})
 
 
 def vectors(v: Mapping[str, Value]) -> tuple[Any, Any]:
@@ -149,12 +150,12 @@ def vectors(v: Mapping[str, Value]) -> tuple[Any, Any]:
     return qk[0], qk[1]
 
 
-def _score_key(v: Mapping[str, Value]) -> tuple[Value, ...]:
+def _score_key(v: Mapping[str, Value]) -> tuple[Value | None, ...]:
     typed = v["vectors"] == "typed"
     return tuple(
         None if (typed and n == "seed") or (not typed and n in ("q0", "q1", "k0", "k1")) else v[n]
         for n in SCORE_INPUTS
-    )  # type: ignore[misc]
+    )
 
 
 @lru_cache(maxsize=16)
@@ -312,7 +313,7 @@ class PrecisionModel(TabModel):
         ReadoutGroup("recipe", RECIPE_INPUTS, _recipe),
         ReadoutGroup("scores", SCORE_INPUTS, _scores),
     )
-    undefined = {
+    undefined: ClassVar[Mapping[str, str]] = {
         "angle_error": OVERFLOW,
         "cos_error": OVERFLOW,
         "sin_error": OVERFLOW,
