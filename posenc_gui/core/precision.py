@@ -121,7 +121,9 @@ def errors(positions: Tensor, inv: Tensor, angle_dtype: str, table_dtype: str) -
 def recipe_errors(positions: Tensor, inv: Tensor, low_dtype: str) -> tuple[Errors, Errors]:
     """``(cast after float32, all in low)``: the errors of Hugging Face's recipe (angle and
     cos/sin in float32, cast to ``low_dtype``) and of computing the angle in ``low_dtype``."""
-    return errors(positions, inv, "float32", low_dtype), errors(positions, inv, low_dtype, low_dtype)
+    return errors(positions, inv, "float32", low_dtype), errors(
+        positions, inv, low_dtype, low_dtype
+    )
 
 
 def pair_parts(x: Tensor) -> tuple[Tensor, Tensor]:

@@ -259,6 +259,11 @@ class PrecisionPanel(Panel):
             f"Largest |cos|, |sin| error at m, cast after float32 (HF) vs angle in the low "
             f"dtype: {recipe}"
         )
+        ctx.record(
+            "error_at_m",
+            np.nan_to_num(mine, nan=0.0),
+            f"|{quantity} error| per pair at m, {t} (0 where it overflows)",
+        )
         ctx.record("exact_integer_limit",
                    np.array([lim["exact_integer_limit"][d] for d in DTYPES], dtype=np.float64),
                    "exact-integer limit, " + ", ".join(DTYPES))  # fmt: skip
