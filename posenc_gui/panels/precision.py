@@ -40,8 +40,8 @@ from posenc_gui.state.precision import (
 )
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sci, superscript
-from posenc_gui.widgets.render.notes import Note, note
 from posenc_gui.widgets.render.view_range import ShownRange
+from posenc_gui.widgets.style import Style
 from posenc_gui.widgets.text import LiveText, live, span
 from posenc_gui.widgets.views import Context, Same, Shown
 
@@ -55,8 +55,6 @@ FLOOR = -17.0
 TOP = 1.0
 #: Share of the data's extent left on either side of an axis.
 MARGIN = 0.02
-#: Decades between the legend's lines in the error plots.
-LEGEND_STEP = 1.8
 #: The quantity's words in titles and labels.
 WORDS = {"angle": "angle (wrapped)", "cos": "cos", "sin": "sin"}
 
@@ -89,8 +87,6 @@ class PrecisionPanel(Panel):
                             for t in LOW_DTYPES}  # fmt: skip
         self.pair_u = {t: styled.vline(b, self.pair_plot, ROLES[t], angle=0, line="dash")
                        for t in LOW_DTYPES}  # fmt: skip
-        self.pair_notes = {t: note(b, self.pair_plot, ROLES[t], anchor=(0, 1), text=_legend(t))
-                           for t in LOW_DTYPES}  # fmt: skip
 
         # ---- error against position -----------------------------------------------------------
         self.pos_plot = styled.plot(
@@ -106,8 +102,6 @@ class PrecisionPanel(Panel):
                            for t in ("bfloat16", "float16")}  # fmt: skip
         self.pos_overflow = styled.vline(b, self.pos_plot, ROLES["float16"], line="dash")
         self.pos_cursor = styled.vline(b, self.pos_plot, "ink", line="solid")
-        self.pos_notes = {t: note(b, self.pos_plot, ROLES[t], anchor=(0, 1), text=_legend(t))
-                          for t in LOW_DTYPES}  # fmt: skip
 
         # ---- score over shifts ----------------------------------------------------------------
         self.score_plot = styled.plot(
@@ -118,8 +112,6 @@ class PrecisionPanel(Panel):
         self.score_range = ShownRange(self.score_plot)
         self.score_curves = {t: styled.pixel_curve(b, self.score_plot, ROLES[t], "normal")
                              for t in reversed(DTYPES)}  # fmt: skip
-        self.score_notes = {t: note(b, self.score_plot, ROLES[t], anchor=(0, 0), text=t)
-                            for t in DTYPES}  # fmt: skip
 
         for plot in (self.pair_plot, self.pos_plot, self.score_plot):
             styled.cache_texts(plot)
@@ -166,11 +158,13 @@ class PrecisionPanel(Panel):
             ctx.record(f"error_{t}", np.nan_to_num(e, nan=0.0),
                        f"|{quantity} error| per pair, {t} (0 where it overflows)")  # fmt: skip
         xr = (-MARGIN * max(n - 1, 1), (1 + MARGIN) * max(n - 1, 1))
-        for t in LOW_DTYPES:
-            u = ctx["limits"]["unit_roundoff"][t]
-            styled.move_line(self.pair_u[t], math.log10(u))
-        self.pair_range.show(xr, (FLOOR, TOP))
-        _stack(self.pair_notes.values(), xr[0] + 0.03 * (xr[1] - xr[0]))
+        us = [math.log10(ctx["limits"]["unit_roundoff"][t]) for t in LOW_DTYPES]
+        for t, u in zip(LOW_DTYPES, us, strict=True):
+            styled.move_line(self.pair_u[t], u)
+        ys = [c.yData for c in self.pair_curves.values()]
+        self.pair_range.show(xr, _decades([*ys, np.asarray(us)]))
+        styled.retitle(self.book, self.pair_plot, f"|{WORDS[quantity]} error| of every pair at "
+                       f"m: {_legend(ctx.style, LOW_DTYPES)} (dashed: u)")  # fmt: skip
         ctx.record("pair", i, "pair i")
 
     # -- error against position ------------------------------------------------------------------
@@ -190,8 +184,11 @@ class PrecisionPanel(Panel):
                 styled.move_line(line, math.log10(lim["exact_integer_limit"][t]))
             styled.move_line(self.pos_overflow, math.log10(lim["largest_finite"]["float16"]))
             end = math.log10(float(sweep["end"]))
-            self.pos_range.show((-MARGIN * end, (1 + MARGIN) * end), (FLOOR, TOP))
-            _stack(self.pos_notes.values(), 0.03 * end)
+            ys = [c.yData for c in self.pos_curves.values()]
+            self.pos_range.show((-MARGIN * end, (1 + MARGIN) * end), _decades(ys))
+        styled.retitle(self.book, self.pos_plot,
+                       f"|{WORDS[v.as_str('quantity')]} error| of pair {v.as_int('pair')} "
+                       f"against position: {_legend(ctx.style, LOW_DTYPES)}")  # fmt: skip
         m = v.as_int("position")
         _place(self.pos_cursor, math.log10(m) if m > 0 else None)
         for t in LOW_DTYPES:
@@ -219,14 +216,14 @@ class PrecisionPanel(Panel):
             ctx.record(f"score_{t}", np.nan_to_num(s, nan=0.0),
                        f"q_m·k_n, angles in {t} (0 where it overflows)")  # fmt: skip
         low, high = min(lows), max(highs)
-        pad = max(0.08 * (high - low), 1e-3 * max(abs(high), abs(low), 1.0))
+        pad = max(0.03 * (high - low), 1e-6 * max(abs(high), abs(low), 1.0))
         x0, x1 = float(log_m[0]), float(log_m[-1])
         span_x = max(x1 - x0, 0.1)
-        top = high + 0.45 * (high - low) + pad  # room for the notes above the curves
-        self.score_range.show((x0 - MARGIN * span_x, x1 + MARGIN * span_x), (low - pad, top))
-        step = (top - high - pad) / (len(DTYPES) + 0.5)
-        for k, t in enumerate(DTYPES):
-            self.score_notes[t].setPos(x0 + 0.03 * span_x, top - (k + 1) * step)
+        self.score_range.show((x0 - MARGIN * span_x, x1 + MARGIN * span_x),
+                              (low - pad, high + pad))  # fmt: skip
+        styled.retitle(self.book, self.score_plot,
+                       f"Score at distance r = {ctx.values.as_int('distance')} as m shifts: "
+                       f"{_legend(ctx.style, DTYPES)}")  # fmt: skip
         ctx.record("query_position", m, "query position m")
 
     # -- read-out ---------------------------------------------------------------------------------
@@ -297,15 +294,20 @@ def _log_points(x: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     return x[idx], y, connect
 
 
-def _legend(t: str) -> str:
-    return f"{t} (dashed: its u)"
+def _legend(st: Style, dtypes: Iterable[str]) -> str:
+    """The dtypes' names, each in its curves' colour (the plots' legend, in their titles)."""
+    return " · ".join(span(st, ROLES[t], t) for t in dtypes)
 
 
-def _stack(notes: Iterable[Note], x: float) -> None:
-    """The notes one above the other from the bottom of an error plot (where no error is:
-    the axis runs down to 10^FLOOR)."""
-    for k, item in enumerate(reversed(list(notes))):
-        item.setPos(x, FLOOR + 0.6 + LEGEND_STEP * k)
+def _decades(ys: Iterable[np.ndarray]) -> tuple[float, float]:
+    """A log axis' ends: the decades around the values ``ys`` (logarithms) hold, else the
+    floor and top."""
+    finite = [y for y in ys if y.size]
+    if not finite:
+        return FLOOR, TOP
+    lo = min(float(y.min()) for y in finite)
+    hi = max(float(y.max()) for y in finite)
+    return float(math.floor(lo + 1e-9)), float(max(math.ceil(hi - 1e-9), math.floor(lo) + 1))
 
 
 def _place(line: pg.InfiniteLine, at: float | None) -> None:
