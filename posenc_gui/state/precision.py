@@ -68,7 +68,9 @@ SCORE_INPUTS = (
     "q0", "q1", "k0", "k1",
 )  # fmt: skip
 SWEEP_INPUTS = ("pair", "dim", "base", "table_dtype", "quantity")
-OVERFLOW = "float16 overflows: positions above 65 504 are infinite in float16, their angles NaN"
+OVERFLOW = (
+    "float16 overflows: positions above 65 504 are infinite in float16 (no angle, cos or sin)"
+)
 
 
 def table_of(angle_dtype: str, table_dtype: str) -> str:
