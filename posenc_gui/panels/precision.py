@@ -39,7 +39,7 @@ from posenc_gui.state.precision import (
     table_of,
 )
 from posenc_gui.widgets import styled
-from posenc_gui.widgets.fmt import integer, num, sci, superscript
+from posenc_gui.widgets.fmt import integer, num, sig, superscript
 from posenc_gui.widgets.render.view_range import ShownRange
 from posenc_gui.widgets.style import Style
 from posenc_gui.widgets.text import LiveText, live, span
@@ -49,6 +49,8 @@ from posenc_gui.widgets.views import Context, Same, Shown
 ROLES: dict[str, str] = {
     "float64": "ink", "float32": "query", "bfloat16": "key", "float16": "accent",
 }  # fmt: skip
+#: Line widths of the score curves (the others: normal).
+SCORE_WIDTHS = {"float64": "thin"}
 #: Errors below 10^FLOOR are drawn at it (the error axes end there).
 FLOOR = -17.0
 #: The error axes' top (log10): above π, the largest wrapped angle error.
@@ -78,7 +80,7 @@ class PrecisionPanel(Panel):
         # ---- error per pair ------------------------------------------------------------------
         self.pair_plot = styled.plot(
             b, self, "precision_pair_plot", "Error of every pair at m (vs float64)",
-            "pair i", "|error|", grid=False,
+            "pair i", "|error| (0: not drawn)", grid=False,
         )  # fmt: skip
         self.pair_plot.setLogMode(x=False, y=True)
         self.pair_plot.getAxis("left").setStyle(autoReduceTextSpace=False)
@@ -91,7 +93,7 @@ class PrecisionPanel(Panel):
         # ---- error against position -----------------------------------------------------------
         self.pos_plot = styled.plot(
             b, self, "precision_position_plot", "Error of pair i against position",
-            "position m", "|error|", grid=False,
+            "position m", "|error| (0: not drawn)", grid=False,
         )  # fmt: skip
         self.pos_plot.setLogMode(x=True, y=True)
         self.pos_plot.getAxis("left").setStyle(autoReduceTextSpace=False)
@@ -110,8 +112,13 @@ class PrecisionPanel(Panel):
         )  # fmt: skip
         self.score_plot.setLogMode(x=True, y=False)
         self.score_range = ShownRange(self.score_plot)
-        self.score_curves = {t: styled.pixel_curve(b, self.score_plot, ROLES[t], "normal")
-                             for t in reversed(DTYPES)}  # fmt: skip
+        # float32 over the low dtypes' wider spread, float64 (flat) thin on top of all
+        self.score_curves = {
+            t: styled.pixel_curve(
+                b, self.score_plot, ROLES[t], "thin" if t == "float64" else "normal"
+            )
+            for t in ("float16", "bfloat16", "float32", "float64")
+        }
 
         for plot in (self.pair_plot, self.pos_plot, self.score_plot):
             styled.cache_texts(plot)
@@ -240,7 +247,7 @@ class PrecisionPanel(Panel):
             span(st, ROLES[d], f"{d} {live(_held(rec['position_in'][d]))}") for d in DTYPES
         )
         mine = np.abs(np.asarray(err[f"{quantity}_error"], dtype=np.float64))
-        worst = "overflow" if np.isnan(mine).any() else sci(float(mine.max()), 3)
+        worst = "overflow" if np.isnan(mine).any() else _err(float(mine.max()))
         here = err[f"{quantity}_error"][pair] if pair < len(mine) else math.nan
         recipe = "; ".join(
             f"{span(st, ROLES[d], d)}: {live(_err(rec['cast_after_float32'][d]))} "
@@ -329,7 +336,7 @@ def _held(x: float | None) -> str:
 def _err(x: float) -> str:
     if not math.isfinite(x):
         return "overflow"
-    return "0" if x == 0 else sci(x, 3)
+    return "0" if x == 0 else sig(x, 3)
 
 
 PANEL = PrecisionPanel
