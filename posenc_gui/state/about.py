@@ -287,7 +287,9 @@ ABOUT["precision"] = About(
         "NaN (values reports null with the reason). torch computes cos/sin of bfloat16 and "
         "float16 tensors on the CPU in float32 and rounds the result, as a GPU kernel does. "
         "The score rotates and multiplies in float64, so its spread is the angles' alone; "
-        "float64's own spread (about 10⁻¹⁰ at m = 10⁶) is the rounding of m·θ_i in float64."
+        "float64's own spread (about 10⁻¹⁰ at m = 10⁶) is the rounding of m·θ_i in float64. "
+        "Once a dtype's spacing near m is much wider than r, m and m − r mostly round to the "
+        "same number and the score settles on q·k, the score at distance 0."
     ),
 )
 
