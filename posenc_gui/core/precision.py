@@ -131,6 +131,38 @@ def pair_parts(x: Tensor) -> tuple[Tensor, Tensor]:
     return x[..., 0::2], x[..., 1::2]
 
 
+class ShiftTables(NamedTuple):
+    """float64 ``(S, N)`` tables of the score over shifts, from the rounded cos/sin of the query
+    positions (``c_m``, ``s_m``) and of the keys (``c_n``, ``s_n``): ``cos = c_m·c_n + s_m·s_n``
+    and ``sin = c_m·s_n − s_m·c_n`` (the cosine and sine of ``angle_n − angle_m`` as the rounded
+    tables give them)."""
+
+    cos: Tensor
+    sin: Tensor
+
+
+def shift_tables(
+    inv: Tensor, queries: Tensor, distance: int, angle_dtype: str, table_dtype: str
+) -> ShiftTables:
+    """The tables :func:`scores_from_tables` needs for the query positions ``queries`` (float64
+    ``(S,)``) and the keys ``distance`` before them, from :func:`cos_sin` (float64 after)."""
+    cm, sm = (x.to(torch.float64) for x in cos_sin(queries, inv, angle_dtype, table_dtype))
+    keys = queries - float(distance)
+    cn, sn = (x.to(torch.float64) for x in cos_sin(keys, inv, angle_dtype, table_dtype))
+    return ShiftTables(cm * cn + sm * sn, cm * sn - sm * cn)
+
+
+def scores_from_tables(q: Tensor, k: Tensor, tables: ShiftTables) -> Tensor:
+    """``(S,)`` scores ``q_m·k_n``: every pair of q rotated by the query's rounded cos/sin, of
+    k by the key's, dotted, in float64. Expanded, ``(R_m q_i)·(R_n k_i) = (q_a k_a + q_b k_b)·cos
+    + (q_b k_a − q_a k_b)·sin`` with the tables of :class:`ShiftTables` (an identity of the
+    products, whatever the rounding of the cos/sin): two matrix–vector products per change of
+    q or k."""
+    qa, qb = pair_parts(q.to(torch.float64))
+    ka, kb = pair_parts(k.to(torch.float64))
+    return tables.cos @ (qa * ka + qb * kb) + tables.sin @ (qb * ka - qa * kb)
+
+
 def shifted_scores(
     q: Tensor,
     k: Tensor,
@@ -145,14 +177,8 @@ def shifted_scores(
     ``angle_dtype``, table in ``table_dtype``); the rotation and the dot product are float64, so
     what varies with ``m`` is the precision of the angles alone. Exact arithmetic gives the same
     score for every ``m`` (RoPE's relative property)."""
-    qa, qb = pair_parts(q.to(torch.float64))
-    ka, kb = pair_parts(k.to(torch.float64))
-    cm, sm = (x.to(torch.float64) for x in cos_sin(queries, inv, angle_dtype, table_dtype))
-    keys = queries - float(distance)
-    cn, sn = (x.to(torch.float64) for x in cos_sin(keys, inv, angle_dtype, table_dtype))
-    qra, qrb = qa * cm - qb * sm, qa * sm + qb * cm
-    kra, krb = ka * cn - kb * sn, ka * sn + kb * cn
-    return (qra * kra + qrb * krb).sum(dim=1)
+    tables = shift_tables(inv, queries, distance, angle_dtype, table_dtype)
+    return scores_from_tables(q, k, tables)
 
 
 def finite_spread(x: Tensor) -> float:
@@ -164,6 +190,7 @@ def finite_spread(x: Tensor) -> float:
 __all__ = [
     "PRECISION_DTYPES",
     "Errors",
+    "ShiftTables",
     "angles",
     "cos_sin",
     "errors",
@@ -173,6 +200,8 @@ __all__ = [
     "largest_finite",
     "pair_parts",
     "recipe_errors",
+    "scores_from_tables",
+    "shift_tables",
     "shifted_scores",
     "torch_dtype",
     "unit_roundoff",

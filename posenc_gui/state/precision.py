@@ -160,21 +160,35 @@ def _score_key(v: Mapping[str, Value]) -> tuple[Value | None, ...]:
     )
 
 
-@lru_cache(maxsize=16)
-def _score_curves(key: tuple[Value | None, ...]) -> dict[str, Any]:
+@lru_cache(maxsize=8)
+def _shift_tables(
+    dim: int, base: float, table_dtype: str, distance: int, shift_range: int
+) -> tuple[list[int], dict[str, Any]]:
+    """The sampled query positions and, per dtype, the rotation tables of the score (kept
+    while only the vectors change: a seed or a typed component recomputes the dot products
+    alone)."""
     import torch
 
-    from posenc_gui.core.precision import finite_spread, shifted_scores
+    from posenc_gui.core.precision import shift_tables
+
+    queries = score_queries(distance, shift_range)
+    m = torch.tensor(queries, dtype=torch.float64)
+    inv = _inv(dim, base)
+    tables = {t: shift_tables(inv, m, distance, t, table_of(t, table_dtype)) for t in DTYPES}
+    return queries, tables
+
+
+@lru_cache(maxsize=16)
+def _score_curves(key: tuple[Value | None, ...]) -> dict[str, Any]:
+    from posenc_gui.core.precision import finite_spread, scores_from_tables
 
     v = {n: x for n, x in zip(SCORE_INPUTS, key, strict=True) if x is not None}
     q, k = vectors(v)
-    dim, base, r = int(v["dim"]), float(v["base"]), int(v["distance"])
-    queries = score_queries(r, int(v["shift_range"]))
-    m = torch.tensor(queries, dtype=torch.float64)
-    inv = _inv(dim, base)
+    queries, tables = _shift_tables(int(v["dim"]), float(v["base"]), str(v["table_dtype"]),
+                                    int(v["distance"]), int(v["shift_range"]))  # fmt: skip
     out: dict[str, Any] = {"queries": queries, "scores": {}, "spread": {}}
     for t in DTYPES:
-        s = shifted_scores(q, k, inv, m, r, t, table_of(t, str(v["table_dtype"])))
+        s = scores_from_tables(q, k, tables[t])
         out["scores"][t] = s.tolist()
         out["spread"][t] = finite_spread(s)
     out["reference"] = out["scores"]["float64"][0]
