@@ -122,6 +122,7 @@ LARGEST: dict[str, dict[str, Any]] = {
     "alibi": {"heads": 64, "positions": MAXIMUM, "dim": MAXIMUM, "samples": MAXIMUM},
     "encodings": {"positions": MAXIMUM, "dim": MAXIMUM},
     "context": {"dim": MAXIMUM, "seq_len": MAXIMUM},
+    "precision": {"dim": MAXIMUM, "shift_range": MAXIMUM, "position": MAXIMUM},
 }
 
 MIN_STEPS = 200  # timed steps per tab and scenario, at least

@@ -72,6 +72,14 @@ PARAM_SETS: dict[str, list[dict[str, Value]]] = {
         {"preset": "llama-2-7b"},
         {"scheme": "yarn", "mscale": 0.707, "mscale_all_dim": 0.5, "beta_fast": 8.0},
     ],
+    "precision": [
+        {},
+        {"angle_dtype": "float16", "position": 1_000_000, "table_dtype": "float32", "dim": 16,
+         "vectors": "typed", "q0": 1.5, "q1": -0.5, "k0": 0.25, "k1": 2.0, "distance": 0,
+         "shift_range": 70000},
+        {"angle_dtype": "float32", "table_dtype": "bfloat16", "position": 257, "base": 500000.0,
+         "seed": 7, "distance": 1000},
+    ],
 }  # fmt: skip
 CASES = [(t, i) for t in TAB_IDS for i in range(len(PARAM_SETS.get(t, [{}])))]
 VERSIONS = ("core", "plain")
@@ -218,10 +226,19 @@ def _context(v: Mapping[str, Value], r: Mapping[str, Any], o: Mapping[str, np.nd
     }
 
 
+def _precision(v: Mapping[str, Value], r: Mapping[str, Any], o: Mapping[str, np.ndarray]) -> Checks:
+    return {
+        "angle_error": (o["angle_error"], r["angle_error"]),
+        "cos_error": (o["cos_error"], r["cos_error"]),
+        "sin_error": (o["sin_error"], r["sin_error"]),
+        "score_spread": (o["score_spread"], list(r["score_spread"].values())),
+    }
+
+
 #: Compared with the model's read-outs (the numbers the tab shows and ``values`` prints).
 READOUT_CHECKS: dict[str, Callable[..., Checks]] = {
     "sine": _sine, "heatmap": _heatmap, "rotation": _rotation, "rope": _rope, "alibi": _alibi,
-    "encodings": _encodings, "context": _context,
+    "encodings": _encodings, "context": _context, "precision": _precision,
 }  # fmt: skip
 
 
@@ -284,6 +301,10 @@ PANEL_CHECKS: dict[str, tuple[tuple[str, ...], PanelCheck]] = {
         "inv_freq_original": (
             2 * np.pi / o["inv_freq_original"], d["wavelengths"]["wavelength_original"].values
         ),
+    }),
+    "precision": (("cos_error",), lambda d, o: {
+        "cos_error": (np.nan_to_num(np.abs(o["cos_error"]), nan=0.0),
+                      d["readout"]["error_at_m"].values),
     }),
 }  # fmt: skip
 #: float32 sources (the app's naive/normalized/learned tables, images) are 1e-7 relative.

@@ -262,6 +262,47 @@ ABOUT: dict[str, About] = {
     ),
 }
 
+ABOUT["precision"] = About(
+    shows=(
+        "RoPE in finite precision at long positions. For an angle dtype t (float32, bfloat16, "
+        "float16) the inverse frequencies are computed in float64 and cast to t, the position "
+        "is cast to t, the angle is their product in t, cos and sin are computed in t and cast "
+        "to the table dtype. Shown: the error of every pair at m against float64 (log axis, "
+        "each dtype's unit roundoff dashed), the error of one pair against position (up to "
+        "10⁶ for cos/sin, 10⁷ for the angle), the score q_m·k_n at a fixed distance r as m "
+        "shifts (float64 flat, the others spread), the largest whole number each dtype holds "
+        "exactly, and Hugging Face's recipe (angle and cos/sin in float32, cast afterwards) "
+        "against computing the angle in the low dtype."
+    ),
+    formulas=(
+        "θ_i = base^(−2i/d) (float64),   angle_t = fl_t(fl_t(m) · fl_t(θ_i))",
+        "angle error = wrap(angle_t − m·θ_i) ∈ (−π, π],   cos error = fl_table(cos_t) − cos(m·θ_i)",
+        "unit roundoff u = 2^(−p):  float64 2⁻⁵³, float32 2⁻²⁴, bfloat16 2⁻⁸, float16 2⁻¹¹",
+        "whole numbers exact up to 2^p:  float64 2⁵³, float32 2²⁴, bfloat16 256, float16 2048",
+        "|angle error| ≈ u·m·θ_i:  float32 at m = 10⁶, θ_0 = 1: the spacing of floats is 0.0625",
+        "score(m) = Σ_i (R(angle_t(m)) q_i) · (R(angle_t(m − r)) k_i), exact: the same for all m",
+    ),
+    papers=(
+        Paper(
+            "Wang, Liu, Du, Zhu, Du, Kawaguchi & Pang",
+            2024,
+            "When Precision Meets Position: BFloat16 Breaks Down RoPE in Long-Context Training",
+            "TMLR 2025",
+            "2411.13476",
+        ),
+        ROFORMER,
+    ),
+    notes=(
+        "float16 holds no number above 65 504: a larger position is infinite and its angles "
+        "NaN (values reports null with the reason). torch computes cos/sin of bfloat16 and "
+        "float16 tensors on the CPU in float32 and rounds the result, as a GPU kernel does. "
+        "The score rotates and multiplies in float64, so its spread is the angles' alone; "
+        "float64's own spread (about 10⁻¹⁰ at m = 10⁶) is the rounding of m·θ_i in float64. "
+        "Once a dtype's spacing near m is much wider than r, m and m − r mostly round to the "
+        "same number and the score settles on q·k, the score at distance 0."
+    ),
+)
+
 
 def about(tab_id: str) -> About:
     """The about text of ``tab_id``; :class:`LookupError` when the tab has none."""

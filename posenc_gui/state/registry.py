@@ -54,6 +54,7 @@ TABS: tuple[TabEntry, ...] = (
     _entry("alibi"),
     _entry("encodings"),
     _entry("context"),
+    _entry("precision"),
 )
 #: Tab ids, short and stable, in display order.
 TAB_IDS: tuple[str, ...] = tuple(e.id for e in TABS)

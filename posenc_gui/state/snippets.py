@@ -644,6 +644,84 @@ def _context_name(kwarg: str) -> str:
             "original_max_position_embeddings": "L0"}.get(kwarg, kwarg)  # fmt: skip
 
 
+def _precision(v: Mapping[str, Value]) -> Snippet:
+    from posenc_gui.state.precision import DTYPES, SCORE_SAMPLES
+
+    outputs = (
+        Output("angle_error", "(d/2,) angle error at m, wrapped to (−π, π]"),
+        Output("cos_error", "(d/2,) cos error at m (table dtype)"),
+        Output("sin_error", "(d/2,) sin error at m (table dtype)"),
+        Output(
+            "score_spread", f"(4,) max − min of q_m·k_(m−r) over the shifts: {', '.join(DTYPES)}"
+        ),
+    )
+    typed = v["vectors"] == "typed"
+    params = [
+        _assign(("m", "t", "table"), (v["position"], v["angle_dtype"], v["table_dtype"]),
+                "position, angle dtype, table dtype ('same': the angle's)"),
+        _assign(("d", "base", "r", "R"), (v["dim"], v["base"], v["distance"], v["shift_range"]),
+                "head dim, rope_theta, distance, shift range"),
+        _assign(("q0", "q1", "k0", "k1"), (v["q0"], v["q1"], v["k0"], v["k1"]),
+                "every pair of q, of k") if typed else _assign(("seed",), (v["seed"],),
+                                                               "seed of q, k"),
+    ]  # fmt: skip
+    vectors = (
+        ["q = torch.tensor([q0, q1], dtype=torch.float64).repeat(d // 2)",
+         "k = torch.tensor([k0, k1], dtype=torch.float64).repeat(d // 2)"]
+        if typed else
+        ["q, k = torch.randn(2, d, dtype=torch.float64, "
+         "generator=torch.Generator().manual_seed(seed))"]
+    )  # fmt: skip
+    n = SCORE_SAMPLES - 1
+    shared = [
+        "lo, hi = math.log(max(r, 1)), math.log(r + R)  # the shifts: log-spaced m",
+        f"qm = torch.tensor(sorted({{round(math.exp(lo + (hi - lo) * j / {n})) for j in "
+        f"range({n + 1})}}), dtype=torch.float64)",
+        *vectors,
+        "qa, qb, ka, kb = q[0::2], q[1::2], k[0::2], k[1::2]",
+        "spreads = []",
+        f"for dt in {list(DTYPES)!r}:  # rotate and dot in float64",
+        "    (cm, sm), (cn, sn) = (cos_sin(p, dt, dt if table == 'same' else table)[1:] "
+        "for p in (qm, qm - r))",
+        "    s = ((qa * cm - qb * sm) * (ka * cn - kb * sn)"
+        " + (qa * sm + qb * cm) * (ka * sn + kb * cn)).sum(1)",
+        "    s = s[torch.isfinite(s)]  # float16 holds no position above 65504",
+        "    spreads.append(s.max() - s.min())",
+        "score_spread = torch.stack(spreads)",
+    ]
+    core_body = [
+        "import posenc_gui.core.precision as P  # noqa: E402",
+        "",
+        "inv_freq = P.inv_freq(d, base)",
+        "e = P.errors(torch.tensor([float(m)]), inv_freq, t, t if table == 'same' else table)",
+        "angle_error, cos_error, sin_error = e.angle[0], e.cos[0], e.sin[0]",
+        "def cos_sin(p, a_dt, t_dt):",
+        "    return (None, *(x.double() for x in P.cos_sin(p, inv_freq, a_dt, t_dt)))",
+        *shared,
+    ]
+    plain_body = [
+        "inv_freq = 1.0 / base ** (torch.arange(0, d, 2, dtype=torch.float64) / d)  # float64",
+        "D = dict(float64=torch.float64, float32=torch.float32, bfloat16=torch.bfloat16, "
+        "float16=torch.float16)",
+        "def cos_sin(p, a_dt, t_dt):  # angle in a_dt (both factors cast), cos/sin stored in t_dt",
+        "    a = p.to(D[a_dt])[:, None] * inv_freq.to(D[a_dt])",
+        "    return a, torch.cos(a).to(D[t_dt]).double(), torch.sin(a).to(D[t_dt]).double()",
+        "ref = float(m) * inv_freq[None, :]  # the float64 angle",
+        "a, c, s = cos_sin(torch.tensor([float(m)], dtype=torch.float64), t, "
+        "t if table == 'same' else table)",
+        "e = a.double() - ref",
+        "angle_error = (e + 2 * math.pi * torch.floor((math.pi - e) / (2 * math.pi)))[0]",
+        "cos_error, sin_error = (c - ref.cos())[0], (s - ref.sin())[0]",
+        *shared,
+    ]
+    summary = [
+        'print(f"{t} at m = {m}: largest |angle error| {angle_error.abs().max():.3g} rad, "',
+        '      f"|cos error| {cos_error.abs().max():.3g}; score spread per dtype "',
+        '      f"{[round(float(x), 6) for x in score_spread]}")',
+    ]
+    return _both("precision", outputs, params, core_body, plain_body, summary, math=True)
+
+
 #: The snippet builder of each tab (every tab of the registry must have one: a test checks).
 BUILDERS: dict[str, Callable[[Mapping[str, Value]], Snippet]] = {
     "sine": _sine,
@@ -653,6 +731,7 @@ BUILDERS: dict[str, Callable[[Mapping[str, Value]], Snippet]] = {
     "alibi": _alibi,
     "encodings": _encodings,
     "context": _context,
+    "precision": _precision,
 }
 
 

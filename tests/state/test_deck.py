@@ -228,6 +228,7 @@ def test_one_bundled_deck_per_source_document() -> None:
         "04-chapter.json",
         "05-web-page.json",
         "06-long-context.json",
+        "07-precision.json",
     ]
     titles = [read_title(p) for p in BUNDLED]
     assert len(set(titles)) == len(titles)
@@ -335,3 +336,37 @@ def test_long_context_captions_quote_numbers_the_app_computes() -> None:
     assert (f"{phi['scale'][0]:.2f}", f"{phi['scale'][-1]:.2f}") == ("1.08", "64.84")
     assert f"{phi['attention_factor']:.3f}" == "1.190"
     assert phi["attention_factor"] == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)))
+
+
+def test_the_precision_deck_quotes_the_numbers_the_app_computes() -> None:
+    """Deck 07's captions: the exact-integer limits, the angle errors at 10⁶, HF's recipe
+    against the bfloat16 angle, and the score spreads, each read from the tab's read-outs."""
+    from posenc_gui.state.precision import pair_errors
+
+    deck = Deck.load(BUNDLED_DIR / "07-precision.json")
+    assert len(deck) <= 4 and all(s.tab == "precision" for s in deck.steps)
+
+    def step(number: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        s = next(s for s in deck.steps if number in s.caption)
+        v = s.values()
+        return v, get_model("precision").readouts(v)
+
+    v, r = step("257")
+    assert v["position"] == 257 and r["position_in"]["bfloat16"] == 256.0
+    assert (
+        r["exact_integer_limit"]["bfloat16"] == 256 and r["exact_integer_limit"]["float16"] == 2048
+    )
+    v, r = step("3.03 rad")
+    assert v["position"] == 1_000_000 and v["quantity"] == "angle"
+    e = pair_errors(1_000_000, int(v["dim"]), float(v["base"]), str(v["table_dtype"]))
+    worst = {t: max(abs(x) for x in e[t]["angle"]) for t in ("float32", "bfloat16")}
+    assert (f"{worst['bfloat16']:.2f}", f"{worst['float32']:.3g}") == ("3.03", "0.0516")
+    v, r = step("0.0515")
+    assert v["position"] == 1_000_000 and v["table_dtype"] == "bfloat16"
+    assert f"{r['cast_after_float32']['bfloat16']:.3g}" == "0.0515"
+    assert f"{r['angle_in_low']['bfloat16']:.3g}" == "1.98"
+    v, r = step("20.4")
+    assert (v["distance"], v["shift_range"]) == (8, 1_000_000)
+    spread = r["score_spread"]
+    assert (f"{spread['float32']:.3g}", f"{spread['bfloat16']:.3g}") == ("0.192", "20.4")
+    assert spread["float64"] < 1e-8
