@@ -190,3 +190,19 @@ def test_large_freed_blocks_go_back_to_the_system() -> None:
         assert libc.mallinfo2().hblkhd - before >= size  # mapped on its own
         del block
         assert libc.mallinfo2().hblkhd - before < size  # and unmapped when freed
+
+
+def test_a_run_can_be_restricted_to_kinds_of_event(qapp: object, tmp_path: Path) -> None:
+    """``--kinds`` (to bisect which events a problem or the memory's growth comes from)."""
+    seen: list[str] = []
+
+    def watch(window: Any) -> None:
+        window.tabs.currentChanged.connect(lambda _i: seen.append("tab"))
+
+    report = fuzz.run(6, events=30, kinds=["tab", "wait"], shrink_seconds=0, folder=tmp_path,
+                      prepare=watch)  # fmt: skip
+    assert report.events == 30 and not report.failures and seen
+    with pytest.raises(ValueError, match="kinds must be among"):
+        fuzz.run(6, events=1, kinds=["teleport"])
+    with pytest.raises(SystemExit):
+        fuzz.main(["--kinds", "teleport,tab", "--events", "1"])

@@ -272,6 +272,8 @@ class Driver:
         self.window = window
         self.folder = folder
         self.dialogs = 0  # modal boxes the watchdog answered
+        #: How often each kind of event is drawn (:data:`WEIGHTS`; a run may leave kinds out).
+        self.weights = dict(WEIGHTS)
         self._watchdog = QTimer()
         self._watchdog.setInterval(20)
         self._watchdog.timeout.connect(self._answer_modal)
@@ -319,9 +321,9 @@ class Driver:
     # -- making events ------------------------------------------------------------------------
     def generate(self, rng: random.Random) -> Event:
         """A random event among those the window offers now."""
-        kinds = list(WEIGHTS)
+        kinds = [k for k, w in self.weights.items() if w > 0]
         while True:
-            kind = rng.choices(kinds, weights=[WEIGHTS[k] for k in kinds])[0]
+            kind = rng.choices(kinds, weights=[self.weights[k] for k in kinds])[0]
             event = self._make(kind, rng)
             if event is not None:
                 return event
@@ -749,12 +751,18 @@ def run(
     folder: Path | None = None,
     progress: Callable[[str], None] | None = None,
     prepare: Prepare | None = None,
+    kinds: Sequence[str] | None = None,
 ) -> Report:
     """Drive a fresh window with ``events`` random events (or for ``minutes``), seed ``seed``.
 
     Each distinct failure (see :attr:`Failure.signature`) is recorded once and shrunk.
-    ``prepare(window)`` runs on each fresh window (the run's and the replays').
+    ``prepare(window)`` runs on each fresh window (the run's and the replays'). ``kinds``: only
+    these kinds of event (see :data:`WEIGHTS`; to find which events a problem, or the memory's
+    growth, comes from).
     """
+    unknown = sorted(set(kinds or ()) - set(WEIGHTS))
+    if unknown or (kinds is not None and not kinds):
+        raise ValueError(f"kinds must be among {', '.join(WEIGHTS)}, got {list(kinds or ())}")
     if events is None and minutes is None:
         events = 1000
     rng = random.Random(seed)
@@ -762,6 +770,8 @@ def run(
     with tempfile.TemporaryDirectory(prefix="posenc-fuzz-") as tmp:
         work = folder or Path(tmp)
         s = Harness(work, prepare)
+        if kinds is not None:
+            s.driver.weights = {k: w for k, w in WEIGHTS.items() if k in kinds}
         acted = EventLog()  # the events that found their target: enough to replay
         seen: set[str] = set()
         start = time.monotonic()
@@ -828,7 +838,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check-every", type=int, default=1, help="check every K events")
     parser.add_argument("--shrink-seconds", type=float, default=120.0)
     parser.add_argument("--replay", type=Path, default=None, help="replay a JSON event list")
+    parser.add_argument(
+        "--kinds",
+        default=None,
+        help=f"only these kinds of event, comma-separated: {','.join(WEIGHTS)}",
+    )
     args = parser.parse_args(argv)
+    kinds = None if args.kinds is None else [k.strip() for k in args.kinds.split(",") if k.strip()]
+    if kinds is not None and (not kinds or set(kinds) - set(WEIGHTS)):
+        parser.error(f"--kinds must be among {','.join(WEIGHTS)}, got {args.kinds!r}")
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     with tempfile.TemporaryDirectory(prefix="posenc-fuzz-settings-") as settings_dir:
         from PySide6.QtCore import QSettings
@@ -849,6 +867,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         report = run(
             args.seed, events=args.events, minutes=args.minutes, check_every=args.check_every,
             shrink_seconds=args.shrink_seconds, progress=lambda t: print(t, flush=True),
+            kinds=kinds,
         )  # fmt: skip
     for failure in report.failures:
         print(describe(failure), flush=True)
