@@ -5,7 +5,6 @@ torch is not imported here: the window paints first, then the panels (and torch)
 
 from __future__ import annotations
 
-import ctypes
 import os
 import sys
 from collections.abc import Mapping
@@ -31,10 +30,6 @@ if TYPE_CHECKING:
 
 FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf")
 BASE_POINT_SIZE = 10
-#: glibc's ``mallopt`` parameter for the mmap threshold (``M_MMAP_THRESHOLD`` in malloc.h).
-M_MMAP_THRESHOLD = -3
-#: Blocks of at least this many bytes are mapped on their own and unmapped when freed.
-MAPPED_FROM = 1 << 20
 
 
 def resource_path(*parts: str) -> Path:
@@ -61,40 +56,12 @@ def load_fonts() -> str:
     return family or "DejaVu Sans"
 
 
-def return_large_blocks() -> bool:
-    """Have the C heap give blocks of :data:`MAPPED_FROM` bytes or more back to the system when
-    they are freed (glibc on Linux; elsewhere, or with ``MALLOC_MMAP_THRESHOLD_`` set by the
-    user, nothing changes). Whether it was set.
-
-    glibc maps a block of at least its mmap threshold on its own (128 KiB at first) and unmaps
-    it on free, but every such free raises the threshold to the freed size (up to 32 MiB):
-    after the first few, the large temporaries of a step (tables, images, score matrices,
-    1–30 MB) are cut from the main heap between long-lived small objects (Qt items, Python
-    objects), whose presence keeps the heap from shrinking: the holes stay resident. In a
-    randomized run over every tab the heap's free space grew 75 → 176 MB over 7,000 events
-    while the memory in use stayed at ~190 MB (``malloc_trim`` gave it back, so it was free).
-    Fixed at 1 MiB (which also stops the adjustment), a large block is mapped and unmapped
-    again: the free space stays ~20 MB and the resident size flat. The cost, a page fault per
-    4 KiB page of a new large block, is within the noise of the per-step frame times.
-    """
-    if not sys.platform.startswith("linux") or "MALLOC_MMAP_THRESHOLD_" in os.environ:
-        return False
-    try:
-        mallopt = ctypes.CDLL(None).mallopt  # the process's C library
-    except (OSError, AttributeError):
-        return False
-    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
-    mallopt.restype = ctypes.c_int
-    return bool(mallopt(M_MMAP_THRESHOLD, MAPPED_FROM))
-
-
 def create_application(argv: list[str] | None = None) -> QApplication:
     """The QApplication with metadata, fonts, Fusion style and palette (reused if it exists)."""
     existing = QApplication.instance()
     if isinstance(existing, QApplication):
         app = existing
     else:
-        return_large_blocks()
         QApplication.setHighDpiScaleFactorRoundingPolicy(
             Qt.HighDpiScaleFactorRoundingPolicy.PassThrough
         )
