@@ -158,40 +158,6 @@ def test_a_run_keeps_no_event_objects(qapp: object, tmp_path: Path) -> None:
         log.close()
 
 
-@pytest.mark.skipif(
-    not sys.platform.startswith("linux") or "MALLOC_MMAP_THRESHOLD_" in os.environ,
-    reason="glibc's malloc policy",
-)
-def test_large_freed_blocks_go_back_to_the_system() -> None:
-    """After :func:`posenc_gui.app.return_large_blocks`, a large block freed and allocated
-    again is mapped on its own (returned when freed), not cut from the main heap: glibc's
-    moving threshold put such temporaries in the heap, whose holes stayed resident (the soak's
-    RSS grew by ~100 MB of free heap)."""
-    import ctypes
-
-    import numpy as np
-
-    from posenc_gui.app import return_large_blocks
-
-    class MallInfo2(ctypes.Structure):
-        _fields_ = [(n, ctypes.c_size_t) for n in (
-            "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
-            "fordblks", "keepcost")]  # fmt: skip
-
-    libc = ctypes.CDLL(None)
-    if not hasattr(libc, "mallinfo2"):
-        pytest.skip("not glibc 2.33+")
-    libc.mallinfo2.restype = MallInfo2
-    assert return_large_blocks()
-    size = 6 << 20
-    for _ in range(3):  # the first free would have raised glibc's threshold past the size
-        before = libc.mallinfo2().hblkhd
-        block = np.ones(size, np.uint8)
-        assert libc.mallinfo2().hblkhd - before >= size  # mapped on its own
-        del block
-        assert libc.mallinfo2().hblkhd - before < size  # and unmapped when freed
-
-
 def test_a_run_can_be_restricted_to_kinds_of_event(qapp: object, tmp_path: Path) -> None:
     """``--kinds`` (to bisect which events a problem or the memory's growth comes from)."""
     seen: list[str] = []
