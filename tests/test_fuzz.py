@@ -127,3 +127,48 @@ def test_signature_ignores_numbers(text: str) -> None:
     b = fuzz.Failure("control", f"x_slider shows 477, the state holds 58 {text}", 2, 1)
     assert a.signature == b.signature
     assert a.signature != fuzz.Failure("range", a.message, 1, 1).signature
+
+
+# -- the soak's memory ---------------------------------------------------------------------------
+def _live_events() -> int:
+    import gc
+
+    gc.collect()
+    return sum(isinstance(o, fuzz.Event) for o in gc.get_objects())
+
+
+def test_a_run_keeps_no_event_objects(qapp: object, tmp_path: Path) -> None:
+    """A run's events are logged to a file, not kept as objects (~350 bytes an event: a
+    30-minute soak grew by ~50 MB with them); a failure still gets every event before it."""
+    counts: list[int] = []
+    fuzz.run(4, events=120, rss_every=30, shrink_seconds=0, folder=tmp_path,
+             progress=lambda _text: counts.append(_live_events()))  # fmt: skip
+    assert len(counts) == 4 and max(counts) <= 5, counts
+    log = fuzz.EventLog()
+    try:
+        events = [fuzz.Event("drag", "rope:circle", [0.1, 0.25, 1.0, 0.0]),
+                  fuzz.Event("type", "sine:dim_spin", ["1e309", "Return"]),
+                  fuzz.Event("tab", "", 3)]  # fmt: skip
+        for ev in events:
+            log.append(ev)
+        assert log.events() == events and log.count == 3
+        log.append(events[0])
+        assert log.events() == [*events, events[0]]
+    finally:
+        log.close()
+
+
+def test_a_run_can_be_restricted_to_kinds_of_event(qapp: object, tmp_path: Path) -> None:
+    """``--kinds`` (to bisect which events a problem or the memory's growth comes from)."""
+    seen: list[str] = []
+
+    def watch(window: Any) -> None:
+        window.tabs.currentChanged.connect(lambda _i: seen.append("tab"))
+
+    report = fuzz.run(6, events=30, kinds=["tab", "wait"], shrink_seconds=0, folder=tmp_path,
+                      prepare=watch)  # fmt: skip
+    assert report.events == 30 and not report.failures and seen
+    with pytest.raises(ValueError, match="kinds must be among"):
+        fuzz.run(6, events=1, kinds=["teleport"])
+    with pytest.raises(SystemExit):
+        fuzz.main(["--kinds", "teleport,tab", "--events", "1"])

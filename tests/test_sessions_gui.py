@@ -403,3 +403,68 @@ def test_fifo_as_last_session_does_not_hang(qtbot: QtBot, no_last_session: None)
     session, notice = load_last_session()
     assert session is None and "not a regular file" in notice
     assert not path.exists() and len(_kept_aside()) == 1
+
+
+# -- issue 20: a damaged last session that cannot be moved aside is left as it is ---------------
+def _refuse(*_args: object, **_kwargs: object) -> None:
+    raise PermissionError(13, "Permission denied")
+
+
+def _start_and_close_with_a_damaged_last_session(qtbot: QtBot, fail_moves: bool) -> bytes:
+    """Start the app on a damaged last session that cannot be moved aside (the move refused,
+    as in a read-only config folder); check the notice, close; the file's bytes after."""
+    from posenc_gui.app import build_window
+
+    path = last_session_path()
+    content = b'{"kind": "posenc-explorer-session", "version": 2}'
+    path.write_bytes(content)
+    with pytest.MonkeyPatch.context() as mp:
+        if fail_moves:  # only the start's moves: writes go through at close
+            mp.setattr(os, "link", _refuse)
+            mp.setattr(os, "rename", _refuse)
+        w = build_window()
+    qtbot.addWidget(w)
+    assert _kept_aside() == [] and path.read_bytes() == content
+    assert w.current_tab_id() == TAB_IDS[0]  # the defaults
+    w.load_panels()
+    message = w.statusBar().currentMessage()
+    assert "newer version" in message
+    assert "could not be moved aside (Permission denied)" in message
+    assert "left as it is" in message and "not be saved over it" in message
+    w.session.state("sine").set("dim", 32)
+    w.close()
+    return path.read_bytes()
+
+
+def test_a_last_session_that_cannot_be_moved_aside_is_not_overwritten_on_close(
+    qtbot: QtBot, no_last_session: None
+) -> None:
+    last_session_path().parent.mkdir(parents=True, exist_ok=True)
+    content = _start_and_close_with_a_damaged_last_session(qtbot, fail_moves=True)
+    assert content == b'{"kind": "posenc-explorer-session", "version": 2}'
+    assert _kept_aside() == []
+    # once the file is gone (the user moved it), closing writes the last session again
+    last_session_path().unlink()
+    w = _window(qtbot)
+    w.session.state("sine").set("dim", 32)
+    w.close()
+    assert Session.load(last_session_path()).state("sine").get("dim") == 32
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() == 0,
+    reason="root ignores a folder's permissions (the monkeypatched test covers it)",
+)
+def test_a_read_only_config_folder_keeps_the_damaged_last_session(
+    qtbot: QtBot, no_last_session: None
+) -> None:
+    folder = last_session_path().parent
+    folder.mkdir(parents=True, exist_ok=True)
+    mode = folder.stat().st_mode
+    last_session_path().write_bytes(b"")
+    folder.chmod(0o555)
+    try:
+        content = _start_and_close_with_a_damaged_last_session(qtbot, fail_moves=False)
+    finally:
+        folder.chmod(mode)
+    assert content == b'{"kind": "posenc-explorer-session", "version": 2}'

@@ -54,7 +54,9 @@ def load_last_session() -> tuple[Session | None, str]:
     A last session that cannot be used (damaged, unreadable, from a newer version, not a
     regular file) is moved aside, kept as ``last-session.damaged-<time>.json`` next to it (never
     over another), and the notice names that file; the window then writes a fresh last session
-    on close, and the next start is clean."""
+    on close, and the next start is clean. When it cannot be moved (a read-only folder), the
+    notice says so: the file is left as it is, and closing does not write over it
+    (:meth:`SessionController.save_last`)."""
     path = last_session_path()
     if not os.path.lexists(path):
         return None, ""
@@ -62,16 +64,33 @@ def load_last_session() -> tuple[Session | None, str]:
         return Session.load(path), ""
     except (SessionError, OSError) as err:
         why = err if isinstance(err, SessionError) else (err.strerror or err)
-    kept = keep_aside(path)
-    where = f"kept as {kept.name}" if kept is not None else "it could not be moved aside"
+    try:
+        where = f"kept as {keep_aside(path).name}"
+    except OSError as err:
+        where = (
+            f"it could not be moved aside ({reason(err)}) and is left as it is: this session "
+            "will not be saved over it"
+        )
     return None, (
         f"The last session was not restored ({why}); {where}. Starting from the defaults."
     )
 
 
-def keep_aside(path: Path) -> Path | None:
+def last_session_unreadable(path: Path) -> bool:
+    """Whether ``path`` holds a last session that cannot be used (see :func:`load_last_session`):
+    one that is there and fails :meth:`Session.load`."""
+    if not os.path.lexists(path):
+        return False
+    try:
+        Session.load(path)
+    except (SessionError, OSError):
+        return True
+    return False
+
+
+def keep_aside(path: Path) -> Path:
     """Rename ``path`` to ``<stem>.damaged-<time>[-n]<suffix>`` in its folder, never replacing a
-    file; the new path, or ``None`` when it could not be renamed."""
+    file; the new path. Raises OSError when it cannot be renamed."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     for k in range(100):
         extra = f"-{k}" if k else ""
@@ -88,11 +107,13 @@ def keep_aside(path: Path) -> Path | None:
         except FileExistsError:
             continue
         except OSError:
-            with contextlib.suppress(OSError):  # no hard links on this file system
-                os.rename(path, aside)
-                return aside
-            return None
-    return None
+            if os.path.lexists(aside) and os.path.lexists(path):
+                with contextlib.suppress(OSError):  # linked but not unlinked: one name only
+                    os.unlink(aside)
+            # no hard links on this file system: a rename (free just above)
+            os.rename(path, aside)
+            return aside
+    raise FileExistsError(f"no free name for {path.name} in its folder")
 
 
 def read_recent() -> list[str]:
@@ -164,11 +185,18 @@ class SessionController(QObject):
         self._parts.messages.show(f"Saved session to {target}")
         return True
 
-    def save_last(self) -> None:
-        """Keep the session for the next start (:func:`last_session_path`); raises OSError."""
+    def save_last(self) -> bool:
+        """Keep the session for the next start (:func:`last_session_path`); raises OSError.
+
+        A last session that is there and cannot be used (one the start could not move aside,
+        or one a newer version wrote meanwhile) is never written over: False, nothing written.
+        """
         path = last_session_path()
+        if last_session_unreadable(path):
+            return False
         path.parent.mkdir(parents=True, exist_ok=True)
         self.snapshot().save(path)
+        return True
 
     def open(self, path: str | Path) -> bool:
         """Open a session file: validate all of it, then apply it; refused → nothing changes."""

@@ -414,6 +414,12 @@ class RotationPanel(Panel):
     def _refresh_checks(self, ctx: Context) -> None:
         v, r, c = ctx.values, ctx["rotation"], ctx["composition"]
         deg, deg2 = v.as_float("angle"), v.as_float("angle2")
+        angle = r["measured_angle_degrees"]
+        measured = (
+            f"{num(angle, 2)}°"
+            if math.isfinite(angle)
+            else f"— ({RotationModel.undefined['measured_angle_degrees']})"
+        )
         # painted lines (RichLines): the numbers change at every step
         self.checks_label.set_lines([
             [("Properties", "", True), (" (float64, from the matrices)", "", False)],
@@ -430,14 +436,14 @@ class RotationPanel(Panel):
             _check_runs(r["inverse_residual"], "Inverse: R(−θ)·R(θ) = I",
                         "max |R(−θ)R(θ) − I|"),
             _check_runs(r["transpose_residual"], "R(−θ) = Rᵀ (undo = transpose)", "max diff"),
-            [("Angle from v to Rv, measured (in (−180°, 180°]): "
-              f"{num(r['measured_angle_degrees'], 2)}°", "", False)],
+            [("Angle from v to Rv, measured (in (−180°, 180°]): " + measured, "", False)],
         ])  # fmt: skip
         names = ("norm_residual", "det_residual", "orthogonality_residual", "inverse_residual",
                  "transpose_residual")  # fmt: skip
         residuals = [r[n] for n in names] + [c["composition_residual"]]
         ctx.record("residuals", residuals, "residuals of the six checks")
-        ctx.record("measured_angle", r["measured_angle_degrees"], "angle from v to Rv", "°")
+        if math.isfinite(r["measured_angle_degrees"]):  # (undefined for v = (0, 0))
+            ctx.record("measured_angle", r["measured_angle_degrees"], "angle from v to Rv", "°")
 
     def _style_hint(self, st: Style) -> None:
         """The legend under the rotation plot: static text, coloured by role (restyled live)."""

@@ -252,7 +252,18 @@ def window_start(p: int, size: int) -> int:
     return min(max(0, p - size // 2), MAX_POSITION - size + 1)
 
 
+#: Why the direction of q's (k's) selected pair is undefined.
+ZERO_Q_PAIR = "q's selected pair is (0, 0): no direction"
+ZERO_K_PAIR = "k's selected pair is (0, 0): no direction"
+
+
 # -- read-out groups ---------------------------------------------------------------------------
+
+
+def pair_angle(a: float, b: float) -> float:
+    """The direction of the pair ``(a, b)`` (``atan2(b, a)``, radians); NaN for ``(0, 0)``,
+    which has no direction (``atan2(0, 0) = 0`` would read as a direction along the axis)."""
+    return math.atan2(b, a) if a != 0.0 or b != 0.0 else math.nan
 
 
 def _vector_readouts(v: Inputs) -> dict[str, Any]:
@@ -277,8 +288,8 @@ def _vector_readouts(v: Inputs) -> dict[str, Any]:
         "k_pair": k_pair,
         "q_pair_norm": math.hypot(*q_pair),
         "k_pair_norm": math.hypot(*k_pair),
-        "angle_q": math.atan2(q_pair[1], q_pair[0]),
-        "angle_k": math.atan2(k_pair[1], k_pair[0]),
+        "angle_q": pair_angle(*q_pair),
+        "angle_k": pair_angle(*k_pair),
         "bound_coefficient": _bound_coefficient(key, layout),
     }
 
@@ -351,8 +362,9 @@ def _score_readouts(v: Inputs) -> dict[str, Any]:
     score_origin = _score_at(p, theta, om, on)
     score_offset = _score_offset(qa, qb, ka, kb, theta, r)
     t = float(theta[pair])
-    angle_q = math.atan2(float(qb[pair]), float(qa[pair]))
-    angle_k = math.atan2(float(kb[pair]), float(ka[pair]))
+    angle_q = pair_angle(float(qa[pair]), float(qb[pair]))
+    angle_k = pair_angle(float(ka[pair]), float(kb[pair]))
+    between = angle_q - angle_k + r * t  # NaN when either pair has no direction
     return {
         "score": score,
         "score_at_origin": score_origin,
@@ -364,7 +376,9 @@ def _score_readouts(v: Inputs) -> dict[str, Any]:
         "pair_fraction": float(shares[pair]) / score if score != 0 else math.nan,
         "q_pair_rotated": [float(rqa[pair]), float(rqb[pair])],
         "k_pair_rotated": [float(rka[pair]), float(rkb[pair])],
-        "angle_between_rotated": core.wrap_angle(angle_q - angle_k + r * t, signed=True),
+        "angle_between_rotated": (
+            core.wrap_angle(between, signed=True) if math.isfinite(between) else math.nan
+        ),
         "score_qk": _score_offset(ka, kb, ka, kb, theta, r),
     }
 
@@ -599,7 +613,12 @@ class RopeModel(TabModel):
         ("curves", "curve_formula"),
     )
     animated = "m"
-    undefined: ClassVar[Mapping[str, str]] = {"pair_fraction": "the score is 0"}
+    undefined: ClassVar[Mapping[str, str]] = {
+        "pair_fraction": "the score is 0",
+        "angle_q": ZERO_Q_PAIR,
+        "angle_k": ZERO_K_PAIR,
+        "angle_between_rotated": "q's or k's selected pair is (0, 0): no direction",
+    }
     animation_setup = (("lock", True),)
 
     @classmethod

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from posenc_gui.state.model import Inputs, Limits, ReadoutGroup, TabModel
 from posenc_gui.state.params import (
@@ -69,11 +69,16 @@ def _rotation(v: Inputs) -> dict[str, Any]:
     deg = v.as_float("angle")
     theta = math.radians(deg)
     out = _lists(rotation_facts(theta, [v.as_float("x"), v.as_float("y")]))
-    measured = angle_between(out["vector"], out["rotated"])  # (−π, π]
+    # (−180°, 180°]; undefined for v = (0, 0), which has no direction (not atan2(0, 0) = 0)
+    measured = (
+        wrap_degrees(math.degrees(angle_between(out["vector"], out["rotated"])), signed=True)
+        if any(out["vector"])
+        else math.nan
+    )
     out.update(
         radians=theta,
         angle_wrapped_degrees=wrap_degrees(deg),  # [0°, 360°)
-        measured_angle_degrees=wrap_degrees(math.degrees(measured), signed=True),  # (−180°, 180°]
+        measured_angle_degrees=measured,
         tolerance=TOLERANCE,
     )
     return out
@@ -249,6 +254,7 @@ class RotationModel(TabModel):
     #: No pairs: the PE-pair read-out (a matrix and its product) would take half of a
     #: 1024×768 projector's height under its plot; it is a stage of its own.
     animated = "angle"
+    undefined: ClassVar[Mapping[str, str]] = {"measured_angle_degrees": "v is (0, 0): no direction"}
 
 
 MODEL = RotationModel

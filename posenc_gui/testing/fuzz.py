@@ -182,6 +182,32 @@ class Report:
         )
 
 
+class EventLog:
+    """The events of a run that found their target, in order: appended to an anonymous
+    temporary file (one JSON line each) and read back for a failure's replay, so that a long
+    run's memory does not grow with its events (~350 bytes an event as objects: ~50 MB over a
+    30-minute soak)."""
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115  # (closed by close)
+        self.count = 0
+
+    def append(self, ev: Event) -> None:
+        self._file.write(json.dumps(ev.to_json(), separators=(",", ":")) + "\n")
+        self.count += 1
+
+    def events(self) -> list[Event]:
+        """All the events appended so far."""
+        self._file.flush()
+        self._file.seek(0)
+        found = [Event.from_json(json.loads(line)) for line in self._file]
+        self._file.seek(0, os.SEEK_END)
+        return found
+
+    def close(self) -> None:
+        self._file.close()
+
+
 def rss_mb() -> float:
     """The resident memory of this process (MB): VmRSS on Linux, the peak elsewhere."""
     try:
@@ -246,6 +272,8 @@ class Driver:
         self.window = window
         self.folder = folder
         self.dialogs = 0  # modal boxes the watchdog answered
+        #: How often each kind of event is drawn (:data:`WEIGHTS`; a run may leave kinds out).
+        self.weights = dict(WEIGHTS)
         self._watchdog = QTimer()
         self._watchdog.setInterval(20)
         self._watchdog.timeout.connect(self._answer_modal)
@@ -293,9 +321,9 @@ class Driver:
     # -- making events ------------------------------------------------------------------------
     def generate(self, rng: random.Random) -> Event:
         """A random event among those the window offers now."""
-        kinds = list(WEIGHTS)
+        kinds = [k for k, w in self.weights.items() if w > 0]
         while True:
-            kind = rng.choices(kinds, weights=[WEIGHTS[k] for k in kinds])[0]
+            kind = rng.choices(kinds, weights=[self.weights[k] for k in kinds])[0]
             event = self._make(kind, rng)
             if event is not None:
                 return event
@@ -723,12 +751,18 @@ def run(
     folder: Path | None = None,
     progress: Callable[[str], None] | None = None,
     prepare: Prepare | None = None,
+    kinds: Sequence[str] | None = None,
 ) -> Report:
     """Drive a fresh window with ``events`` random events (or for ``minutes``), seed ``seed``.
 
     Each distinct failure (see :attr:`Failure.signature`) is recorded once and shrunk.
-    ``prepare(window)`` runs on each fresh window (the run's and the replays').
+    ``prepare(window)`` runs on each fresh window (the run's and the replays'). ``kinds``: only
+    these kinds of event (see :data:`WEIGHTS`; to find which events a problem, or the memory's
+    growth, comes from).
     """
+    unknown = sorted(set(kinds or ()) - set(WEIGHTS))
+    if unknown or (kinds is not None and not kinds):
+        raise ValueError(f"kinds must be among {', '.join(WEIGHTS)}, got {list(kinds or ())}")
     if events is None and minutes is None:
         events = 1000
     rng = random.Random(seed)
@@ -736,25 +770,27 @@ def run(
     with tempfile.TemporaryDirectory(prefix="posenc-fuzz-") as tmp:
         work = folder or Path(tmp)
         s = Harness(work, prepare)
-        history: list[Event] = []
-        acted: list[Event] = []  # the events that found their target: enough to replay
+        if kinds is not None:
+            s.driver.weights = {k: w for k, w in WEIGHTS.items() if k in kinds}
+        acted = EventLog()  # the events that found their target: enough to replay
         seen: set[str] = set()
         start = time.monotonic()
         end = start + minutes * 60 if minutes is not None else math.inf
         report.rss.append((0, round(rss_mb(), 1)))
+        n = 0
         try:
-            while (events is None or len(history) < events) and time.monotonic() < end:
+            while (events is None or n < events) and time.monotonic() < end:
                 ev = s.driver.generate(rng)
-                history.append(ev)
-                n = len(history)
+                n += 1
                 last = events is not None and n == events
                 problems = s.step(ev, check=last or n % check_every == 0)
                 if s.acted:
                     acted.append(ev)
                 for kind, message in problems:
-                    failure = Failure(kind, message, n - 1, seed, list(acted))
+                    failure = Failure(kind, message, n - 1, seed)
                     if failure.signature not in seen:
                         seen.add(failure.signature)
+                        failure.events = acted.events()
                         report.failures.append(failure)
                         if progress:
                             progress(f"failure after event {n - 1}: {failure.signature}")
@@ -763,12 +799,13 @@ def run(
                     if progress:
                         rate = n / (time.monotonic() - start)
                         progress(f"{n} events, {rate:.0f}/s, RSS {report.rss[-1][1]:.0f} MB")
+            if report.rss[-1][0] != n:  # the last sample with the window still open
+                report.rss.append((n, round(rss_mb(), 1)))
         finally:
             report.seconds = time.monotonic() - start
-            report.events = len(history)
+            report.events = n
+            acted.close()
             s.close()
-        if not report.rss or report.rss[-1][0] != report.events:
-            report.rss.append((report.events, round(rss_mb(), 1)))
         budget = min(shrink_seconds, SHRINK_TOTAL_SECONDS / max(len(report.failures), 1))
         for failure in report.failures:
             failure.events, failure.reproduced = shrink(
@@ -801,7 +838,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check-every", type=int, default=1, help="check every K events")
     parser.add_argument("--shrink-seconds", type=float, default=120.0)
     parser.add_argument("--replay", type=Path, default=None, help="replay a JSON event list")
+    parser.add_argument(
+        "--kinds",
+        default=None,
+        help=f"only these kinds of event, comma-separated: {','.join(WEIGHTS)}",
+    )
     args = parser.parse_args(argv)
+    kinds = None if args.kinds is None else [k.strip() for k in args.kinds.split(",") if k.strip()]
+    if kinds is not None and (not kinds or set(kinds) - set(WEIGHTS)):
+        parser.error(f"--kinds must be among {','.join(WEIGHTS)}, got {args.kinds!r}")
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     with tempfile.TemporaryDirectory(prefix="posenc-fuzz-settings-") as settings_dir:
         from PySide6.QtCore import QSettings
@@ -822,6 +867,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         report = run(
             args.seed, events=args.events, minutes=args.minutes, check_every=args.check_every,
             shrink_seconds=args.shrink_seconds, progress=lambda t: print(t, flush=True),
+            kinds=kinds,
         )  # fmt: skip
     for failure in report.failures:
         print(describe(failure), flush=True)

@@ -385,6 +385,12 @@ def test_values_prints_an_undefined_quantity_as_null_with_its_reason(
     assert data["score"] == 0
     assert data["pair_fraction"] is None
     assert data["pair_fraction_undefined"] == "the score is 0"
+    # the angle of the zero pair (0, 0) has no direction: not atan2(0, 0) = 0
+    assert data["angle_q"] is None
+    assert data["angle_q_undefined"] == "q's selected pair is (0, 0): no direction"
+    assert data["angle_k"] == 0.0 and "angle_k_undefined" not in data
+    assert data["angle_between_rotated"] is None
+    assert "(0, 0)" in data["angle_between_rotated_undefined"]
 
 
 @pytest.mark.parametrize("tab", TAB_IDS)

@@ -265,6 +265,33 @@ def test_layout_table_shows_the_three_scores(panel: RopePanel) -> None:
     assert "[0, 2, 4, 1, 3, 5]" in panel.layout_label.text()
 
 
+# -- issue 20: the angle of a zero pair is undefined, not atan2(0, 0) = 0 ----------------------
+@pytest.mark.parametrize(
+    ("zero", "reason"), [("q", "q's selected pair"), ("k", "k's selected pair")]
+)
+def test_a_zero_pair_has_no_angle(panel: RopePanel, zero: str, reason: str) -> None:
+    panel.state.update({"dim": 2, "vectors": "typed", "q0": 0.6, "q1": 0.8, "k0": 1.0, "k1": 0.0})
+    panel.refresh_now()
+    r = panel.readouts()
+    assert r["angle_q"] == pytest.approx(math.atan2(0.8, 0.6)) and r["angle_k"] == 0.0
+    assert math.isfinite(r["angle_between_rotated"])
+    assert "(0, 0)" not in panel.circle_formula.text()
+    panel.state.update({f"{zero}0": 0.0, f"{zero}1": 0.0})
+    panel.refresh_now()
+    r = panel.readouts()
+    other = "k" if zero == "q" else "q"
+    assert math.isnan(r[f"angle_{zero}"]) and math.isfinite(r[f"angle_{other}"])
+    assert math.isnan(r["angle_between_rotated"])
+    text = panel.circle_formula.text()
+    assert f"— ({reason} is (0, 0): no direction)" in text
+    assert "cos ∠ = " in text and "°" not in text.split("∠ between")[1].split("pair share")[0]
+    # the circle still draws (its arcs start on the axis) and shows only finite numbers
+    for view, series in panel.data().items():
+        for name, s in series.items():
+            arr = np.asarray(s.values)
+            assert arr.dtype.kind not in "fc" or np.isfinite(arr).all(), (view, name)
+
+
 # -- widgets -> state ----------------------------------------------------------------------------
 
 

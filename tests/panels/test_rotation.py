@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from collections.abc import Iterator
 from pathlib import Path
@@ -732,3 +733,24 @@ def test_labels_where_the_arrows_coincide_lie_apart(qtbot: object, values: dict)
             for b, rb in boxes[k + 1 :]:
                 inter = ra.adjusted(4, 4, -4, -4).intersected(rb.adjusted(4, 4, -4, -4))
                 assert inter.isEmpty(), (a, ra, b, rb)
+
+
+# -- issue 20: the angle of the zero vector is undefined, not atan2(0, 0) = 0 --------------------
+def test_the_zero_vector_has_no_measured_angle(
+    panel: RotationPanel, capsys: pytest.CaptureFixture[str]
+) -> None:
+    panel.state.update({"x": 1.0, "y": 0.0, "angle": 30.0})
+    panel.refresh_now()
+    assert panel.readouts()["measured_angle_degrees"] == pytest.approx(30.0)
+    assert "30.00°" in strip_tags(panel.checks_label.text())
+    panel.state.update({"x": 0.0, "y": 0.0})
+    panel.refresh_now()
+    assert math.isnan(panel.readouts()["measured_angle_degrees"])
+    assert "— (v is (0, 0): no direction)" in strip_tags(panel.checks_label.text())
+    for view, series in panel.data().items():  # no NaN among the arrays shown and exported
+        for name, s in series.items():
+            assert np.isfinite(np.asarray(s.values, dtype=float)).all(), (view, name)
+    assert cli.main(["values", "--tab", "rotation", "--set", "x=0", "--set", "y=0"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["measured_angle_degrees"] is None
+    assert data["measured_angle_degrees_undefined"] == "v is (0, 0): no direction"

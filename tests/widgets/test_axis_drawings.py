@@ -325,3 +325,41 @@ def test_every_log_axis_writes_its_labels_in_one_notation(qtbot: QtBot, tab_id: 
             texts = [text for _, _, text in specs[2]] if specs is not None else []
             powers = ["10" in t and any(c in "⁰¹²³⁴⁵⁶⁷⁸⁹" for c in t) for t in texts]
             assert all(powers) or not any(powers), (tab_id, texts)
+
+
+# -- issue 20: a long session's memory -----------------------------------------------------------
+def _qt_values() -> int:
+    """Live Python wrappers of QPointF and QPen (what a kept line once held three of)."""
+    import gc
+
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QPen
+
+    gc.collect()
+    return sum(isinstance(o, QPointF | QPen) for o in gc.get_objects())
+
+
+def test_kept_drawings_hold_no_qt_objects_per_line(qtbot: QtBot) -> None:
+    """The drawings an axis keeps (up to AXIS_DRAWINGS_KEPT per axis, a hundred axes in the
+    window) are packed: keeping one more does not keep its lines' QPen/QPointF objects (it did:
+    ~10 KB a drawing, the memory of a long session growing for an hour)."""
+    book = style_mod.StyleBook(style_mod.Style())
+    plot = styled.plot(book, None, "axis_plot", "t", "position", "value")
+    qtbot.addWidget(plot)
+    plot.resize(500, 350)
+    plot.show()
+    qtbot.waitExposed(plot)
+    axis = plot.getAxis("bottom")
+    styled.set_range(plot, (0.0, 100.0), (-1.0, 1.0))
+    first = _pixels(plot)
+    before = _qt_values()
+    shown = axis_mod.AXIS_DRAWINGS_KEPT - 2
+    for k in range(1, shown):
+        styled.set_range(plot, (0.0, 100.0 + 7 * k), (-1.0, 1.0))
+        _grab(plot)
+    assert len(axis._kept) >= shown - 1  # all of them kept (each a new drawing)
+    lines = sum(len(kept.lines()) for _, kept in axis._kept.values())
+    assert lines > 10 * shown  # each has its ticks' lines...
+    assert _qt_values() - before < lines // 4  # ... not as Qt objects
+    styled.set_range(plot, (0.0, 100.0), (-1.0, 1.0))
+    np.testing.assert_array_equal(_pixels(plot), first)  # and draws from them as before

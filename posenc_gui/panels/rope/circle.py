@@ -8,7 +8,7 @@ import numpy as np
 import pyqtgraph as pg
 
 from posenc_gui.panels.base import Panel
-from posenc_gui.panels.rope.text import f, pair
+from posenc_gui.panels.rope.text import drawn_angle, f, pair
 from posenc_gui.state.rope import TAU
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.render.keyed import KeyedCurve
@@ -110,13 +110,13 @@ class CircleViews(Panel):
         texts = {"q": "q", "k": "k", "Rq": "R<sub>m</sub>q", "Rk": "R<sub>n</sub>k"}
         for key, text in texts.items():
             self.tip_texts[key].set_html(text)
-        a_q, a_k = f(vec["angle_q"]), f(vec["angle_k"])
+        a_q, a_k = drawn_angle(vec["angle_q"]), drawn_angle(vec["angle_k"])
         turn_m, turn_n = f(rot["angle_m"]) % TAU, f(rot["angle_n"]) % TAU
         rq, rk = 0.42 * big, 0.28 * big
         self.q_arc.set_data_for((rq, a_q, turn_m), lambda: arc(rq, a_q, a_q + turn_m))
         self.k_arc.set_data_for((rk, a_k, turn_n), lambda: arc(rk, a_k, a_k + turn_n))
         start = a_k + turn_n
-        between = f(sc["angle_between_rotated"])
+        between = drawn_angle(sc["angle_between_rotated"])
         rb = 0.62 * big
         self.between_arc.set_data_for((rb, start, between), lambda: arc(rb, start, start + between))
         arcs = {

@@ -8,8 +8,18 @@ import numpy as np
 from PySide6.QtWidgets import QWidget
 
 from posenc_gui.panels.base import Panel
-from posenc_gui.panels.rope.text import SCORE_DIGITS, deg, diff, f, fixed, perm_text, signed_int
-from posenc_gui.state.rope import LAYOUTS, TAU
+from posenc_gui.panels.rope.text import (
+    SCORE_DIGITS,
+    UNDEFINED_MARK,
+    deg,
+    diff,
+    f,
+    fixed,
+    perm_text,
+    signed_int,
+    undefined,
+)
+from posenc_gui.state.rope import LAYOUTS, TAU, ZERO_K_PAIR, ZERO_Q_PAIR
 from posenc_gui.widgets.fmt import sig
 from posenc_gui.widgets.text import LiveText, live, span, table_html
 from posenc_gui.widgets.views import Context
@@ -34,6 +44,11 @@ class ReadoutViews(Panel):
         q_len, k_len = f(vec["q_pair_norm"]), f(vec["k_pair_norm"])
         turn_m, turn_n = f(rot["angle_m"]) % TAU, f(rot["angle_n"]) % TAU
         between = f(sc["angle_between_rotated"])
+        if math.isfinite(between):
+            between_text, cos_text = deg(between), fixed(math.cos(between), 5)
+        else:  # a zero pair has no direction: no angle, no cosine
+            reason = ZERO_Q_PAIR if f(vec["q_pair_norm"]) == 0 else ZERO_K_PAIR
+            between_text, cos_text = undefined(reason), UNDEFINED_MARK
         # values of a steady width (see fixed): drawn over the laid-out text from step to step
         am, an = fixed(f(rot["angle_m"]), 7, False), fixed(f(rot["angle_n"]), 7, False)
         ad = fixed(f(rot["angle_difference"]), 7)
@@ -51,10 +66,10 @@ class ReadoutViews(Panel):
             + f"&nbsp;<br>(m − n)·θ<sub>i</sub> = {live(ad)} rad ≡ "
             f"{live(deg(f(rot['angle_difference_wrapped'])))}; "
             + span(st, "accent", "∠ between the rotated pairs = ∠(q, k) + (m − n)θ"
-                   f"<sub>i</sub> = {live(deg(between))}")
+                   f"<sub>i</sub> = {live(between_text)}")
             + "&nbsp;<br>pair share |q<sub>i</sub>||k<sub>i</sub>| cos ∠ = "
             f"{live(fixed(q_len, 4, False))} · {live(fixed(k_len, 4, False))} · "
-            f"{live(fixed(math.cos(between), 5))} = "
+            f"{live(cos_text)} = "
             f"<b>{live(fixed(f(sc['pair_score']), 5))}</b>"
         )  # fmt: skip
         ctx.record("theta", f(freq["theta"]), "θ_i", "rad/position")

@@ -56,6 +56,22 @@ def deg(rad: float, sign: bool = True) -> str:
     return fixed(math.degrees(rad), 5, sign) + "°"
 
 
+#: What a read-out shows for an undefined value (before the reason).
+UNDEFINED_MARK = "—"
+
+
+def undefined(reason: str) -> str:
+    """An undefined read-out: the mark and why (``— (q's selected pair is (0, 0)…)``)."""
+    return f"{UNDEFINED_MARK} ({reason})"
+
+
+def drawn_angle(x: object) -> float:
+    """An angle read-out to draw from: an undefined one (NaN: a pair with no direction) as 0,
+    an arc with no sweep or starting on the axis (the zero pair's arrow has no length)."""
+    a = f(x)
+    return a if math.isfinite(a) else 0.0
+
+
 def diff(x: float) -> str:
     """A difference that should be zero: "0 (exact)" or its (tiny) value."""
     return "0 (exact)" if x == 0 else signed(x, 2)

@@ -10,7 +10,10 @@
   drew. A range it shows again (a slider dragged back and forth, "nice" limits that come back)
   is replayed from them instead of generating its ticks and labels anew (~1 ms of Python an
   axis). It redraws when the key changes: range, geometry, ticks set by hand, style, pens,
-  fonts, transforms.
+  fonts, transforms. A kept drawing's lines are packed (:class:`KeptLines`: their few pens
+  once, the coordinates in one array, ~0.3 KB) rather than kept as a ``QPen`` and two
+  ``QPointF`` objects per line (~0.5 KB a line, ~10 KB a drawing: some 50 MB once the hundred
+  axes of the tabs are full, which a long session reaches slowly).
 - **Cheaper specs.** :meth:`HouseAxis.generateDrawSpecs` returns what pyqtgraph's returns (the
   same tick positions, pens, label rectangles, flags and strings, the same update of the text
   room), ~3× cheaper: pyqtgraph spends ~0.5 ms of Python on a new range (a ``Point`` per
@@ -255,6 +258,32 @@ def log_tick_strings(
     return out
 
 
+class KeptLines:
+    """An axis's lines (``(pen, p1, p2)``, as :meth:`HouseAxis.drawing` returns them) packed to
+    be kept: each distinct pen once (the lines of a tick level share one) and the end points in
+    one float64 array; :meth:`lines` gives the same lines back (the same pens, equal points)."""
+
+    __slots__ = ("_at", "_pens")
+
+    def __init__(self, lines: Sequence[tuple[QPen, QPointF, QPointF]]) -> None:
+        pens: dict[int, int] = {}
+        self._pens: list[QPen] = []
+        rows = []
+        for pen, p1, p2 in lines:
+            k = pens.setdefault(id(pen), len(self._pens))
+            if k == len(self._pens):
+                self._pens.append(pen)
+            rows.append((k, p1.x(), p1.y(), p2.x(), p2.y()))
+        self._at = np.array(rows, dtype=np.float64).reshape(-1, 5)
+
+    def lines(self) -> list[tuple[QPen, QPointF, QPointF]]:
+        pens = self._pens
+        return [
+            (pens[int(k)], QPointF(x1, y1), QPointF(x2, y2))
+            for k, x1, y1, x2, y2 in self._at.tolist()
+        ]
+
+
 class HouseAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
     """pyqtgraph's axis, drawn from kept drawings with cheaper specs and 1-px rectangles (see
     the module's docstring for what it keeps, when it redraws and why it is faster).
@@ -284,7 +313,7 @@ class HouseAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
         **kw: Any,
     ) -> None:
         super().__init__(orientation, **kw)
-        self._kept: OrderedDict[tuple[Any, ...], tuple[QPicture, list[Any]]] = OrderedDict()
+        self._kept: OrderedDict[tuple[Any, ...], tuple[QPicture, KeptLines]] = OrderedDict()
         self._lines: list[tuple[QPen, QPointF, QPointF]] = []
         self.set_ticks(whole=whole, aligned=aligned, labels=labels)
         self.enableAutoSIPrefix(False)  # numbers as they are: 1 000 000, not 1 (x1e6)
@@ -413,7 +442,7 @@ class HouseAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
             hit = None if key is None else self._kept.get(key)
             if hit is not None:
                 self._kept.move_to_end(key)  # type: ignore[arg-type]
-                self.picture, self._lines[:] = hit[0], hit[1]
+                self.picture, self._lines[:] = hit[0], hit[1].lines()
             else:  # as AxisItem.paint: the specs, then the picture (labels)
                 picture = QPicture()
                 painter = QPainter(picture)
@@ -428,7 +457,7 @@ class HouseAxis(pg.AxisItem):  # type: ignore[misc]  # pyqtgraph is untyped
                     painter.end()
                 self.picture = picture
                 if key is not None:
-                    self._kept[key] = (picture, list(self._lines))
+                    self._kept[key] = (picture, KeptLines(self._lines))
                     if len(self._kept) > AXIS_DRAWINGS_KEPT:
                         self._kept.popitem(last=False)
         return self._lines
