@@ -185,7 +185,9 @@ class CircleViews(Panel):
                 x, y = arc_candidates(arc_rows[j : j + 1], ah[j : j + 1], gap)
             return x[0], y[0]
 
-        placed = place_labels(grid, first, more, [half[k] for k in keys], (-hx, -hy, hx, hy))
+        placed = place_labels(
+            grid, first, more, [half[k] for k in keys], (-hx, -hy, hx, hy), names=keys
+        )
         spots = dict(zip(keys, placed, strict=True))
         for key, (x, y) in spots.items():
             items[key].place(x, y)
