@@ -31,7 +31,7 @@ class _Spots:
 def _place(grid: LineGrid, walls: float | tuple[float, ...], spots: _Spots) -> Spot:
     xs = walls if isinstance(walls, tuple) else (walls,)
     grid.rasterise([_walls(*xs)], [xs], -2.0, -2.0, 0.05, 80, 80)
-    return place_labels(grid, [(0.0, 0.0)], spots, HALF, BOUNDS, names=["v"])[0]
+    return place_labels(grid, [(0.0, 0.0)], spots, HALF, BOUNDS, ["v"], ["along y = 0"])[0]
 
 
 def test_a_label_keeps_its_other_spot_while_it_is_clear() -> None:
@@ -40,7 +40,7 @@ def test_a_label_keeps_its_other_spot_while_it_is_clear() -> None:
     # the wall moves left: the second spot is clear now, but the one taken still is
     assert _place(grid, -0.12, spots) == (0.6, 0.0)
     assert _place(LineGrid(), -0.12, _Spots()) == (0.05, 0.0)  # where a first search goes
-    assert spots.made == 1  # the same first spot, size and bounds: the same other spots
+    assert spots.made == 1  # made from the same, in the same bounds: the same other spots
     # the first spot clear: back to it
     assert _place(grid, -0.6, spots) == (0.0, 0.0)
 
@@ -58,7 +58,7 @@ def test_the_same_call_on_unchanged_lines_gives_the_kept_answer() -> None:
     grid, spots = LineGrid(), _Spots()
     first = _place(grid, 0.0, spots)
     version = grid.version
-    again = place_labels(grid, [(0.0, 0.0)], spots, HALF, BOUNDS, names=["v"])
+    again = place_labels(grid, [(0.0, 0.0)], spots, HALF, BOUNDS, ["v"], ["along y = 0"])
     assert again == [first] and grid.version == version
     grid.rasterise([_walls(0.0)], [(0.0,)], -2.0, -2.0, 0.05, 80, 80)  # nothing new
     assert grid.version == version

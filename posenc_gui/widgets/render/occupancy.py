@@ -291,7 +291,7 @@ class LineGrid:
         #: each label that could not take its first spot, the index of the one it took.
         self.last_placed: tuple[Hashable, list[Spot]] | None = None
         self.other_spot: dict[Hashable, int] = {}
-        #: The other spots made for labels (by name, first spot, half size and bounds).
+        #: The other spots made for labels (by name, what they are made from, and bounds).
         self.other_spots: dict[Hashable, tuple[list[float], list[float]]] = {}
 
     def rasterise(
@@ -528,6 +528,7 @@ def place_labels(
     half: Sequence[tuple[float, float]],
     bounds: Bounds,
     names: Sequence[Hashable] | None = None,
+    made_from: Sequence[Hashable] | None = None,
 ) -> list[Spot]:
     """Where each label goes, in order: label ``k`` (half size ``half[k]``) at its first
     spot ``first[k]`` if that lies over no line of ``grid``, on none of the labels placed
@@ -535,7 +536,9 @@ def place_labels(
     in order of preference; made only then) that is clear: the one it took at the last call
     on ``grid`` if that is still clear, else the first clear one; if none is, the one that
     breaks the fewest of these (the bounds first, then the other labels, then the lines).
-    ``names``: what tells the labels apart from one call to the next (default: their order).
+    ``names``: what tells the labels apart from one call to the next (default: their order);
+    ``made_from``: what each label's ``more`` spots are made from, besides ``bounds`` (None:
+    they are made again at each call that needs them).
 
     What ``grid`` keeps for it, when it recomputes, and why: a label whose first spot is
     taken (an arrow's tip on another line, an arc's middle under a circle) is found a spot
@@ -547,9 +550,8 @@ def place_labels(
       is clear, and searches again (from its most preferred spot) only when its kept spot
       is taken; so it may stay at a clear spot a fresh search would not pick first, and does
       not jump between spots as the lines move.
-    - the other spots made for a label (:attr:`LineGrid.other_spots`, by its name, first
-      spot, size and ``bounds``: ``more`` must give the same spots for the same of these):
-      made again only when one of them changed.
+    - the other spots made for a label, when ``made_from`` says what they are made from
+      (:attr:`LineGrid.other_spots`): made again only when that or ``bounds`` changed.
     - the whole answer (:attr:`LineGrid.last_placed`) while the arguments are the same and
       no line of ``grid`` changed (:attr:`LineGrid.version`).
 
@@ -557,7 +559,8 @@ def place_labels(
     ~0.15 ms. Spots are tested one at a time (:meth:`LineGrid.tester`): no moving line's
     cells are made."""
     ids: Sequence[Hashable] = range(len(first)) if names is None else names
-    key = (grid.version, tuple(first), tuple(half), bounds, tuple(ids))
+    made_key = None if made_from is None else tuple(made_from)
+    key = (grid.version, tuple(first), tuple(half), bounds, tuple(ids), made_key)
     if grid.last_placed is not None and grid.last_placed[0] == key:
         return list(grid.last_placed[1])
     clear = grid.tester()
@@ -577,16 +580,18 @@ def place_labels(
 
     for k, ((x, y), (w, h)) in enumerate(zip(first, half, strict=True)):
         if not fits(x, y, w, h):
-            made = (ids[k], x, y, w, h, bounds)
-            got = grid.other_spots.get(made)
+            made = None if made_from is None else (ids[k], made_from[k], bounds)
+            got = None if made is None else grid.other_spots.get(made)
             if got is None:
                 mx, my = more(k)
-                got = grid.other_spots[made] = (
+                got = (
                     np.ravel(np.asarray(mx, dtype=float)).tolist(),
                     np.ravel(np.asarray(my, dtype=float)).tolist(),
                 )
+            if made is not None:
+                grid.other_spots[made] = got
+                made_now.add(made)
             cx, cy = got
-            made_now.add(made)
             was = grid.other_spot.get(ids[k])
             if was is not None and was < len(cx) and fits(cx[was], cy[was], w, h):
                 j: int | None = was
