@@ -492,12 +492,13 @@ def arc_candidates(arcs: np.ndarray, half: np.ndarray, gap: float) -> tuple[np.n
     """Spots for the labels of arcs about the origin (``arcs``: a row of middle angle, radius
     and sweep per arc; ``half``: their labels' half sizes), a row per arc, in order of
     preference: just outside the arc at its middle, then along it, then just inside; then
-    further out a label's height at a time."""
+    further out half a label's height at a time (so a label that must leave the arc for the
+    next circle out sits just past that circle, not up to a label's height beyond it)."""
     mid, radius, sweep = (arcs[:, k : k + 1, None] for k in range(3))
     hw, hh = half[:, :1, None], half[:, 1:, None]
     ang = mid + sweep * _ARC_ALONG
     ext = _extent(hw, hh, ang)
-    out = radius + gap + ext + np.arange(8.0)[:, None] * (2.0 * hh + gap)
+    out = radius + gap + ext + np.arange(15.0)[:, None] * (hh + 0.5 * gap)
     inside = np.maximum(radius - gap - ext, 0.0)
     r = np.concatenate([out[:, :1], inside, out[:, 1:]], 1)
     n, per = len(arcs), r.shape[1] * ang.shape[2]
