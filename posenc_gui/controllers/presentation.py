@@ -56,8 +56,9 @@ FIGURE_KEYS = {
 }
 _ARROWS = (Qt.Key.Key_Right, Qt.Key.Key_Left)
 #: What entering presentation mode says: its keys (short: the status bar shares its width with
-#: the animation bar, at the presentation scale, on a 1024-px screen).
-PRESENTATION_HELP = "PgDn/PgUp figures · Ctrl+Shift+H controls · Esc"
+#: the animation bar, at the presentation scale, on a 1024-px screen; the long context tab's
+#: "Context length L: 128 … 4194304" leaves it ~420 px).
+PRESENTATION_HELP = "PgDn/PgUp · Ctrl+Shift+H · Esc"
 #: The same while a deck is open: its steps have the keys (and Ctrl+G lists them).
 PRESENTATION_DECK_HELP = "PgDn/PgUp steps · Ctrl+G list · Esc"
 #: One zoom step (Ctrl++ / Ctrl+-) multiplies or divides the scale by this.

@@ -185,7 +185,11 @@ class CircleViews(Panel):
                 x, y = arc_candidates(arc_rows[j : j + 1], ah[j : j + 1], gap)
             return x[0], y[0]
 
-        placed = place_labels(grid, first, more, [half[k] for k in keys], (-hx, -hy, hx, hy))
+        # what each label's other spots are made from: its tip, or its arc; its size; the gap
+        made_from = [(*xy, *h, gap) for xy, h in zip(tip_xy.tolist(), th.tolist(), strict=True)]
+        made_from += [(*a, *h, gap) for a, h in zip(arc_rows.tolist(), ah.tolist(), strict=True)]
+        bounds = (-hx, -hy, hx, hy)
+        placed = place_labels(grid, first, more, [half[k] for k in keys], bounds, keys, made_from)
         spots = dict(zip(keys, placed, strict=True))
         for key, (x, y) in spots.items():
             items[key].place(x, y)

@@ -21,13 +21,18 @@ counts every cell it touches, so a spot found free is free of the lines.
 :func:`place_labels` places a plot's labels with it: each label's first spot if it is clear
 of the lines, of the labels placed before it and of the plot's edge; else its other spots in
 order of preference (:func:`tip_candidates` past an arrow's tip, :func:`arc_candidates`
-beside an arc, or any others), made then and tested in one lookup.
+beside an arc, or any others), tested one at a time. The grid also keeps where its labels
+went (see :func:`place_labels`): a label whose first spot is taken stays at the other spot it
+took while that is clear, and its other spots are made once while it stays, so a step
+searches only for the labels whose spot it took (measured on the RoPE circle, default
+drag of m: the placement ~0.6 ms a step with a search for every label whose first spot is
+taken, ~0.15 ms so).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import NamedTuple, cast
 
 import numpy as np
@@ -70,8 +75,11 @@ def _arc_meets(arc: Arc, box: Bounds) -> bool:
     within the sweep's angles but beside the arc counts too)."""
     x, y, r, start, sweep = arc
     lx, b, rx, t = box[0] - x, box[1] - y, box[2] - x, box[3] - y
-    near_x, near_y = max(lx, -rx, 0.0), max(b, -t, 0.0)
-    if math.hypot(near_x, near_y) > r or math.hypot(max(-lx, rx), max(-b, t)) < r:
+    # (squares and branches, not hypot and max: a placement tests thousands of rectangles)
+    near_x = lx if lx > 0.0 else (-rx if rx < 0.0 else 0.0)
+    near_y = b if b > 0.0 else (-t if t < 0.0 else 0.0)
+    far_x, far_y = (-lx if -lx > rx else rx), (-b if -b > t else t)
+    if near_x * near_x + near_y * near_y > r * r or far_x * far_x + far_y * far_y < r * r:
         return False  # wholly inside the circle, or wholly outside it
     if abs(sweep) >= 2.0 * math.pi or (near_x == 0.0 and near_y == 0.0):
         return True
@@ -258,7 +266,11 @@ class LineGrid:
     from its few segments, in plain Python floats (a handful of segments: numpy's cost per
     call would outweigh the work), after its bounding box, and never rasterised; one that
     stays (a circle of hundreds of segments) from its cells, in four lookups of a summed-area
-    table."""
+    table.
+
+    It also keeps, for :func:`place_labels`, its last answer (:attr:`last_placed`, valid
+    while :attr:`version` and the call stay), the other spot each label took
+    (:attr:`other_spot`) and the other spots made for each label (:attr:`other_spots`)."""
 
     def __init__(self) -> None:
         self._geometry: tuple[float, float, float, int, int] = (0.0, 0.0, 1.0, 0, 0)
@@ -273,6 +285,14 @@ class LineGrid:
         #: Lines taken again (their segments now, their cells when asked for): a test counts
         #: the work a step did.
         self.rasterised = 0
+        #: Counts the calls of :meth:`rasterise` that changed a line or the grid.
+        self.version = 0
+        #: Where :func:`place_labels` put the labels last: its arguments and spots, and for
+        #: each label that could not take its first spot, the index of the one it took.
+        self.last_placed: tuple[Hashable, list[Spot]] | None = None
+        self.other_spot: dict[Hashable, int] = {}
+        #: The other spots made for labels (by name, what they are made from, and bounds).
+        self.other_spots: dict[Hashable, tuple[list[float], list[float]]] = {}
 
     def rasterise(
         self,
@@ -297,6 +317,7 @@ class LineGrid:
             self._loose.clear()
             self._arcs.clear()
             self._table = self._kept = None
+            self.version += 1
         old = self._keys
         new = [k for k, key in enumerate(keys) if key is None or key != old[k]]
         settled = self._stale.difference(new)
@@ -319,6 +340,7 @@ class LineGrid:
             self._loose.pop(k, None)
         self._stale.update(new)
         self.rasterised += len(new)
+        self.version += 1
         self._table = None
 
     def _make_cells(self, lines: list[int]) -> None:
@@ -356,7 +378,8 @@ class LineGrid:
         rectangle each): whether no line comes near it — touches none of its cells, for a
         line rasterised; passes no nearer than half a cell, for one that has moved since
         (tested from its segments: no cells made)."""
-        return list(self._clear(cx, cy, hw, hh))
+        clear = self.tester()
+        return [clear(x, y, w, h) for x, y, w, h in zip(cx, cy, hw, hh, strict=True)]
 
     def first_free(
         self, cx: Sequence[float], cy: Sequence[float], hw: float, hh: float
@@ -364,20 +387,15 @@ class LineGrid:
         """The index of the first of the rectangles of half size ``(hw, hh)`` centred on
         ``(cx, cy)`` that :meth:`free` finds free (None: none is), testing no more of them:
         no line's cells are made for it."""
-        n = len(cx)
-        for k, ok in enumerate(self._clear(cx, cy, [hw] * n, [hh] * n)):
-            if ok:
+        clear = self.tester()
+        for k, (x, y) in enumerate(zip(cx, cy, strict=True)):
+            if clear(x, y, hw, hh):
                 return k
         return None
 
-    def _clear(
-        self,
-        cx: Sequence[float],
-        cy: Sequence[float],
-        hw: Sequence[float],
-        hh: Sequence[float],
-    ) -> Iterator[bool]:
-        """:meth:`free`, one rectangle at a time."""
+    def tester(self) -> Callable[[float, float, float, float], bool]:
+        """:meth:`free` for one rectangle ``(x, y, hw, hh)`` at a time, for the lines as they
+        are now (what it reads is gathered once: call it again after :meth:`rasterise`)."""
         x0, y0, c, nx, ny = self._geometry
         if self._kept is None:
             fresh = [k for k in range(len(self._segs)) if k not in self._stale]
@@ -386,22 +404,25 @@ class LineGrid:
         loose = [self._loose_of(k) for k in self._stale if k not in self._arcs]
         arcs = [self._arcs[k] for k in self._stale if k in self._arcs]
         pad = 0.5 * c
-        for x, y, w, h in zip(cx, cy, hw, hh, strict=True):
+        floor = math.floor
+
+        def clear(x: float, y: float, w: float, h: float) -> bool:
             if kept is not None:
-                i0 = min(max(math.floor((x - w - x0) / c), 0), nx)
-                i1 = min(max(math.floor((x + w - x0) / c) + 1, 0), nx)
-                j0 = min(max(math.floor((y - h - y0) / c), 0), ny)
-                j1 = min(max(math.floor((y + h - y0) / c) + 1, 0), ny)
+                i0 = min(max(floor((x - w - x0) / c), 0), nx)
+                i1 = min(max(floor((x + w - x0) / c) + 1, 0), nx)
+                j0 = min(max(floor((y - h - y0) / c), 0), ny)
+                j1 = min(max(floor((y + h - y0) / c) + 1, 0), ny)
                 if kept[j1, i1] - kept[j0, i1] - kept[j1, i0] + kept[j0, i0]:
-                    yield False
-                    continue
+                    return False
             # as near as a cell would count: half a cell wider
             box = (x - w - pad, y - h - pad, x + w + pad, y + h + pad)
-            yield not any(_arc_meets(arc, box) for arc in arcs) and not any(
+            return not any(_arc_meets(arc, box) for arc in arcs) and not any(
                 _meets(segs, box)
                 for lx0, ly0, lx1, ly1, segs in loose
                 if lx0 <= box[2] and lx1 >= box[0] and ly0 <= box[3] and ly1 >= box[1]
             )
+
+        return clear
 
     def _loose_of(self, k: int) -> _Loose:
         got = self._loose.get(k)
@@ -471,12 +492,13 @@ def arc_candidates(arcs: np.ndarray, half: np.ndarray, gap: float) -> tuple[np.n
     """Spots for the labels of arcs about the origin (``arcs``: a row of middle angle, radius
     and sweep per arc; ``half``: their labels' half sizes), a row per arc, in order of
     preference: just outside the arc at its middle, then along it, then just inside; then
-    further out a label's height at a time."""
+    further out half a label's height at a time (so a label that must leave the arc for the
+    next circle out sits just past that circle, not up to a label's height beyond it)."""
     mid, radius, sweep = (arcs[:, k : k + 1, None] for k in range(3))
     hw, hh = half[:, :1, None], half[:, 1:, None]
     ang = mid + sweep * _ARC_ALONG
     ext = _extent(hw, hh, ang)
-    out = radius + gap + ext + np.arange(8.0)[:, None] * (2.0 * hh + gap)
+    out = radius + gap + ext + np.arange(15.0)[:, None] * (hh + 0.5 * gap)
     inside = np.maximum(radius - gap - ext, 0.0)
     r = np.concatenate([out[:, :1], inside, out[:, 1:]], 1)
     n, per = len(arcs), r.shape[1] * ang.shape[2]
@@ -506,57 +528,89 @@ def place_labels(
     more: Callable[[int], Candidates],
     half: Sequence[tuple[float, float]],
     bounds: Bounds,
+    names: Sequence[Hashable] | None = None,
+    made_from: Sequence[Hashable] | None = None,
 ) -> list[Spot]:
     """Where each label goes, in order: label ``k`` (half size ``half[k]``) at its first
     spot ``first[k]`` if that lies over no line of ``grid``, on none of the labels placed
-    before it and inside ``bounds``; else at the first such of its spots ``more(k)`` (x and
-    y, in order of preference; made only then, and tested one at a time, as the first spots
-    are, so no moving line's cells are made); if none is, the one that breaks the fewest of
-    these (the bounds first, then the other labels, then the lines). Most steps find the
-    first spots free and make no others."""
-    free = grid.free(
-        [x for x, _ in first], [y for _, y in first], [w for w, _ in half], [h for _, h in half]
-    )
+    before it and inside ``bounds`` ("clear"); else at one of its spots ``more(k)`` (x and y,
+    in order of preference; made only then) that is clear: the one it took at the last call
+    on ``grid`` if that is still clear, else the first clear one; if none is, the one that
+    breaks the fewest of these (the bounds first, then the other labels, then the lines).
+    ``names``: what tells the labels apart from one call to the next (default: their order);
+    ``made_from``: what each label's ``more`` spots are made from, besides ``bounds`` (None:
+    they are made again at each call that needs them).
+
+    What ``grid`` keeps for it, when it recomputes, and why: a label whose first spot is
+    taken (an arrow's tip on another line, an arc's middle under a circle) is found a spot
+    among dozens, one at a time, in Python: ~0.1 ms a label, ~0.6 ms a step of the RoPE
+    circle, where 4 of the 7 labels typically find their first spot taken. Kept:
+
+    - the index of the other spot each label took (:attr:`LineGrid.other_spot`), tried
+      first at the next call: one test. A label goes back to its first spot as soon as that
+      is clear, and searches again (from its most preferred spot) only when its kept spot
+      is taken; so it may stay at a clear spot a fresh search would not pick first, and does
+      not jump between spots as the lines move.
+    - the other spots made for a label, when ``made_from`` says what they are made from
+      (:attr:`LineGrid.other_spots`): made again only when that or ``bounds`` changed.
+    - the whole answer (:attr:`LineGrid.last_placed`) while the arguments are the same and
+      no line of ``grid`` changed (:attr:`LineGrid.version`).
+
+    Measured on the RoPE circle (a drag of m): the placement from ~0.6 ms a step to
+    ~0.15 ms. Spots are tested one at a time (:meth:`LineGrid.tester`): no moving line's
+    cells are made."""
+    ids: Sequence[Hashable] = range(len(first)) if names is None else names
+    made_key = None if made_from is None else tuple(made_from)
+    key = (grid.version, tuple(first), tuple(half), bounds, tuple(ids), made_key)
+    if grid.last_placed is not None and grid.last_placed[0] == key:
+        return list(grid.last_placed[1])
+    clear = grid.tester()
+    x_lo, y_lo, x_hi, y_hi = bounds
     placed: list[tuple[float, float, float, float]] = []
     out: list[Spot] = []
+    taken: dict[Hashable, int] = {}
+    made_now: set[Hashable] = set()
+
+    def fits(x: float, y: float, w: float, h: float) -> bool:
+        if not (x_lo + w <= x <= x_hi - w and y_lo + h <= y <= y_hi - h):
+            return False
+        for px, py, pw, ph in placed:
+            if abs(x - px) < w + pw and abs(y - py) < h + ph:
+                return False
+        return clear(x, y, w, h)
+
     for k, ((x, y), (w, h)) in enumerate(zip(first, half, strict=True)):
-        inside = bounds[0] + w <= x <= bounds[2] - w and bounds[1] + h <= y <= bounds[3] - h
-        apart = all(abs(x - px) >= w + pw or abs(y - py) >= h + ph for px, py, pw, ph in placed)
-        if not (inside and apart and free[k]):
-            cx, cy = (np.ravel(np.asarray(a, dtype=float)) for a in more(k))
-            spot = _first_clear(grid, cx, cy, w, h, placed, bounds)
-            if spot is None:  # none clear: the least bad, by how many cells each covers
-                spot = _choose(cx, cy, grid.hits(cx, cy, w, h), w, h, placed, bounds)
-            x, y = spot
+        if not fits(x, y, w, h):
+            made = None if made_from is None else (ids[k], made_from[k], bounds)
+            got = None if made is None else grid.other_spots.get(made)
+            if got is None:
+                mx, my = more(k)
+                got = (
+                    np.ravel(np.asarray(mx, dtype=float)).tolist(),
+                    np.ravel(np.asarray(my, dtype=float)).tolist(),
+                )
+            if made is not None:
+                grid.other_spots[made] = got
+                made_now.add(made)
+            cx, cy = got
+            was = grid.other_spot.get(ids[k])
+            if was is not None and was < len(cx) and fits(cx[was], cy[was], w, h):
+                j: int | None = was
+            else:
+                j = next((i for i in range(len(cx)) if fits(cx[i], cy[i], w, h)), None)
+            if j is None:  # none clear: the least bad, by how many cells each covers
+                ax, ay = np.asarray(cx), np.asarray(cy)
+                x, y = _choose(ax, ay, grid.hits(ax, ay, w, h), w, h, placed, bounds)
+            else:
+                x, y = cx[j], cy[j]
+                taken[ids[k]] = j
         placed.append((x, y, w, h))
         out.append((x, y))
-    return out
-
-
-def _first_clear(
-    grid: LineGrid,
-    cx: np.ndarray,
-    cy: np.ndarray,
-    hw: float,
-    hh: float,
-    placed: Sequence[tuple[float, float, float, float]],
-    bounds: Bounds,
-) -> Spot | None:
-    """The first of the spots ``(cx, cy)`` inside ``bounds``, on none of the labels
-    ``placed`` and free of the lines (:meth:`LineGrid.first_free`, tested one at a time
-    in order: most labels whose first spot is taken take one of their next few)."""
-    x0, y0, x1, y1 = bounds[0] + hw, bounds[1] + hh, bounds[2] - hw, bounds[3] - hh
-    xs, ys = [], []
-    for x, y in zip(cx.tolist(), cy.tolist(), strict=True):
-        if (
-            x0 <= x <= x1
-            and y0 <= y <= y1
-            and all(abs(x - px) >= hw + pw or abs(y - py) >= hh + ph for px, py, pw, ph in placed)
-        ):
-            xs.append(x)
-            ys.append(y)
-    k = grid.first_free(xs, ys, hw, hh)
-    return None if k is None else (xs[k], ys[k])
+    grid.other_spot = taken
+    grid.last_placed = (key, out)
+    if len(grid.other_spots) > 4 * len(first):  # the spots of labels that have moved on
+        grid.other_spots = {m: c for m, c in grid.other_spots.items() if m in made_now}
+    return list(out)
 
 
 def _choose(
