@@ -5,14 +5,15 @@ torch is not imported here: the window paints first, then the panels (and torch)
 
 from __future__ import annotations
 
+import ctypes
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QFontDatabase, QIcon, QPixmap
 from PySide6.QtWidgets import QApplication
 
@@ -88,6 +89,8 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     app.setFont(font)
     if app.findChild(_AppStyle, _AppStyle.NAME) is None:
         _AppStyle(app)
+    if app.findChild(_HeapTrim, _HeapTrim.NAME) is None:
+        _HeapTrim(app)
     apply_style(app, hub.style)
     app.setWindowIcon(app_icon())
     return app
@@ -101,6 +104,51 @@ def offscreen_application() -> None:
     import torch
 
     torch.set_num_threads(1)
+
+
+class _HeapTrim(QObject):
+    """Gives the C heap's free pages back to the system every :attr:`PERIOD_MS` (glibc's
+    ``malloc_trim``; a no-op elsewhere). One per application, a child of it.
+
+    Why: a step's large temporaries (tensors of 1–30 MB) come from glibc's main heap once its
+    moving mmap threshold has grown; small long-lived objects land between them, so the freed
+    holes stay resident. In a 30-minute soak of random use (``dev.py fuzz --minutes 30``) the
+    memory in use stayed flat while the resident size went 660 → 814 MB from the 3rd to the
+    30th minute; ``malloc_trim`` gave 50–110 MB of it back at once. A fixed 1 MiB threshold
+    kept it flat too but doubled the heatmap's largest step (every temporary in fresh pages).
+    A trim costs ~1 ms; at this period that is one frame in 5 s, and nothing when idle.
+    """
+
+    NAME = "posenc_heap_trim"
+    #: Milliseconds between trims.
+    PERIOD_MS = 5000
+
+    def __init__(self, app: QApplication) -> None:
+        super().__init__(app)
+        self.setObjectName(self.NAME)
+        self._trim = _malloc_trim()
+        self._timer = QTimer(self)
+        self._timer.setInterval(self.PERIOD_MS)
+        self._timer.timeout.connect(self.trim)
+        if self._trim is not None:
+            self._timer.start()
+
+    def trim(self) -> None:
+        """Return the heap's free pages now."""
+        if self._trim is not None:
+            self._trim(0)
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim`` (``None`` where the C library has none)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None)
+        trim: Callable[[int], int] = libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+    return trim
 
 
 class _AppStyle(QObject):
