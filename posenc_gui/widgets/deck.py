@@ -9,6 +9,8 @@ else). It restyles itself when the theme or scale changes.
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
@@ -25,10 +27,15 @@ from PySide6.QtWidgets import (
 from posenc_gui.state.deck import Deck
 from posenc_gui.state.registry import get_model
 from posenc_gui.widgets import style as style_mod
+from posenc_gui.widgets.fmt import GROUP
 
 #: Left accent bar and padding, in pixels at scale 1.
 BAR_PX = 6.0
 PAD_PX = 8.0
+
+
+#: A space between digit groups ("60 611", "1 000 000"): after a digit, before exactly three.
+_DIGIT_GROUP = re.compile(r"(?<=\d) (?=\d{3}(?!\d))")
 
 
 class DeckBanner(QLabel):
@@ -63,7 +70,9 @@ class DeckBanner(QLabel):
         )
 
     def show_caption(self, text: str) -> None:
-        """Show ``text`` (hide the banner when it is empty)."""
+        """Show ``text`` (hide the banner when it is empty). Digit groups ("60 611") are kept
+        on one line: their spaces become the no-break space the app writes numbers with."""
+        text = _DIGIT_GROUP.sub(GROUP, text)
         self.setText(text)
         self.setToolTip(text)
         self.setVisible(bool(text))
