@@ -318,8 +318,12 @@ class ContextPanel(Panel):
         # a pair that turns π or more between two samples aliases: its samples are drawn as
         # dots, not joined; otherwise the curve is joined except across each wrap at 2π
         aliased = float(an["angle_step_turn"]) >= math.pi
-        for line, dots, x, y in ((self.ang_train, self.ang_train_dots, m0, phi0),
-                                 (self.ang_target, self.ang_target_dots, m, phi)):  # fmt: skip
+        for tag, line, dots, x, y, same in (
+            ("ang_train", self.ang_train, self.ang_train_dots, m0, phi0, an["angle_training"]),
+            ("ang_target", self.ang_target, self.ang_target_dots, m, phi, an["angle"]),
+        ):
+            if not self.shown.changed(tag, (Same(same), aliased)):
+                continue
             if aliased:
                 line.setData(x[:0], y[:0])
                 dots.setData(x, y)
@@ -328,12 +332,13 @@ class ContextPanel(Panel):
                 dots.setData(x[:0], y[:0])
         end = float(max(m[-1], m0[-1]))
         untrained = an["angle_untrained"]
-        if untrained:
-            lo, hi = float(untrained[0]), float(untrained[1])
-            self.ang_untrained.set_bands(np.array([0.0, end]), np.array([[lo, lo]]),
-                                         np.array([[hi, hi]]), 0.0)  # fmt: skip
-        else:
-            self.ang_untrained.clear()
+        if self.shown.changed("ang_band", (tuple(untrained), end)):
+            if untrained:
+                lo, hi = float(untrained[0]), float(untrained[1])
+                self.ang_untrained.set_bands(np.array([0.0, end]), np.array([[lo, lo]]),
+                                             np.array([[hi, hi]]), 0.0)  # fmt: skip
+            else:
+                self.ang_untrained.clear()
         _place(self.ang_original, float(m0[-1]))
         turn = 2 * math.pi
         pad = COVER_PAD * turn

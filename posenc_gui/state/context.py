@@ -355,25 +355,35 @@ def _angle(v: Inputs) -> dict[str, Any]:
 
 @lru_cache(maxsize=16)
 def _angle_of(key: tuple[Value | None, ...], l0: int, length: int, pair: int) -> dict[str, Any]:
-    import torch
-
     sc = _scaling_dict(key)
     theta, theta_s = float(sc["inv_freq_original"][pair]), float(sc["inv_freq"][pair])
     turn = 2.0 * math.pi
-    pos = torch.tensor(angle_positions(length), dtype=torch.float64)
-    pos0 = torch.tensor(angle_positions(l0), dtype=torch.float64)
-    step = max(float((pos[1:] - pos[:-1]).max()), float((pos0[1:] - pos0[:-1]).max()))
+    pos, phi, step = _angle_series(theta_s, length)
+    pos0, phi0, step0 = _angle_series(theta, l0)
     reach = l0 * theta
     return {
         "angle_pair": pair,
-        "angle_position": pos.tolist(),
-        "angle": torch.remainder(pos * theta_s, turn).tolist(),
-        "angle_position_training": pos0.tolist(),
-        "angle_training": torch.remainder(pos0 * theta, turn).tolist(),
+        "angle_position": pos,
+        "angle": phi,
+        "angle_position_training": pos0,
+        "angle_training": phi0,
         "angle_untrained": [reach, turn] if reach < turn else [],
         "angle_unreached": _coverage_of(key, l0, length)["coverage_unseen"][pair],
-        "angle_step_turn": step * max(theta, theta_s),
+        "angle_step_turn": max(step, step0),
     }
+
+
+@lru_cache(maxsize=16)
+def _angle_series(theta: float, length: int) -> tuple[list[float], list[float], float]:
+    """Positions :func:`angle_positions` of ``length``, ``m·θ mod 2π`` at them and the largest
+    turn between two (the same lists for the same pair frequency and length: a step that
+    leaves them leaves the angle plot alone)."""
+    import torch
+
+    pos = torch.tensor(angle_positions(length), dtype=torch.float64)
+    step = float((pos[1:] - pos[:-1]).max()) if pos.numel() > 1 else 0.0
+    phi = torch.remainder(pos * theta, 2.0 * math.pi)
+    return pos.tolist(), phi.tolist(), step * theta
 
 
 #: A pair whose target sweep exceeds its training sweep by more than this share of the circle

@@ -233,7 +233,7 @@ def test_the_angle_plot_shows_m_theta_mod_2pi(qtbot: QtBot) -> None:
     connect = np.asarray(line.opts["connect"])[:-1]
     assert list(connect) == list(np.diff(phi) >= 0) and not connect.all()
     # a pair turning more than π between samples is drawn as its samples, not joined
-    panel.state.set("pair", 5)  # type: ignore[attr-defined]
+    panel.state.set("pair", 0)  # type: ignore[attr-defined]
     panel.refresh_now()  # type: ignore[attr-defined]
     phi = panel.data()["angle"]["angle"].values  # type: ignore[attr-defined]
     assert line.getData()[0].size == 0
