@@ -5,17 +5,19 @@ parameters; the read-out block (model, scheme, factor, attention factor, band co
 Grid: top left every pair's wavelength ``λ_i = 2π/θ_i`` before (grey) and after scaling,
 the scaled pairs coloured by band (kept / smoothed / divided), the original length ``L₀`` and
 the context length ``L`` as horizontal lines and the band boundaries as vertical ones (log
-axis); top right the per-pair factor ``θ_i/θ'_i`` (log axis) with the factor ``s``; middle left
-the share of the circle each pair's angle ``m·θ`` sweeps in training (``m < L₀``, grey) and up
-to ``L`` after scaling, the pairs that reach angles they never took in training marked; middle
-right the softmax weight per token over distance ``r = 1 … L`` without and with the attention
-factor (log axes, ``L₀`` dashed); bottom the score ``q·R_r k / d`` for ``q = k = (1, …, 1)``
-against distance (log axis) before and after scaling (after: times the attention factor
-squared), with ``L₀`` and ``L``.
+axis); top right the per-pair factor ``θ_i/θ'_i`` (log axis) with the factor ``s``; second row
+left the share of the circle each pair's angle ``m·θ`` sweeps in training (``m < L₀``, grey)
+and up to ``L`` after scaling, the pairs that reach angles they never took in training marked;
+second row right the chosen pair's angle ``m·θ'_i mod 2π`` over positions ``0 … L`` and
+``m·θ_i mod 2π`` over ``0 … L₀`` (grey), the angles it never took in training shaded, ``L₀``
+dashed; third row the softmax weight per token over distance ``r = 1 … L`` without and with
+the attention factor (log axes, ``L₀`` dashed) and the score ``q·R_r k / d`` for
+``q = k = (1, …, 1)`` against distance (log axis) before and after scaling (after: times the
+attention factor squared), with ``L₀`` and ``L``; the read-out block under them.
 
 Views and their inputs: ``wavelengths`` (scaling, original_length, seq_len); ``scale_factor``
-(scaling, factor); ``coverage`` (coverage); ``temperature`` (temperature, original_length);
-``scores`` (scores, original_length, seq_len); ``readout`` (preset, scaling
+(scaling, factor); ``coverage`` (coverage); ``angle`` (angle); ``temperature`` (temperature,
+original_length); ``scores`` (scores, original_length, seq_len); ``readout`` (preset, scaling
 and the scheme's parameters). The curves are set only when the lists they show changed (a
 length step with a scheme that does not read the length leaves the pairs' plots alone).
 """
@@ -32,8 +34,9 @@ from posenc_gui.panels.base import Cell, Panel
 from posenc_gui.state.context import SCHEME_LABELS, TAB_SCHEMES, UNSEEN_EPS, ContextModel
 from posenc_gui.widgets import styled
 from posenc_gui.widgets.fmt import integer, num, sig
+from posenc_gui.widgets.render.bands import MinMaxBands
 from posenc_gui.widgets.render.view_range import ShownRange
-from posenc_gui.widgets.style import Style
+from posenc_gui.widgets.style import Style, StyleBook
 from posenc_gui.widgets.text import LiveText, live, span
 from posenc_gui.widgets.views import Context, Same, Shown
 
@@ -53,6 +56,12 @@ MARGIN = 0.02
 UNSEEN_ROLE = "second"
 #: Space above and below the coverage plot's [0, 1].
 COVER_PAD = 0.04
+#: Opacity of the band of angles a pair never took in training (the curves show through).
+UNTRAINED_ALPHA = 0.25
+#: The angle axis' ticks (radians, named in units of π).
+ANGLE_TICKS = (
+    (0.0, "0"), (math.pi / 2, "π/2"), (math.pi, "π"), (1.5 * math.pi, "3π/2"), (2 * math.pi, "2π"),
+)  # fmt: skip
 #: Softmax weights below this are drawn at it (the log axis has no zero).
 TINY_WEIGHT = 1e-300
 
@@ -123,6 +132,20 @@ class ContextPanel(Panel):
         self.cov_target = styled.pixel_curve(b, self.cov_plot, AFTER_ROLE, "line")
         self.cov_unseen = styled.markers(b, self.cov_plot, UNSEEN_ROLE, "dot")
 
+        # ---- the chosen pair's angle over positions -------------------------------------------
+        self.ang_plot = styled.plot(
+            b, self, "context_angle_plot", "Angle m·θ<sub>i</sub> mod 2π of pair i",
+            "position m (tokens)", "angle (rad)", grid=False,
+        )  # fmt: skip
+        self.ang_plot.getAxis("left").setTicks([list(ANGLE_TICKS), []])
+        self.ang_range = ShownRange(self.ang_plot)
+        self.ang_untrained = _filled_band(b, self.ang_plot, UNSEEN_ROLE)
+        self.ang_train = styled.pixel_curve(b, self.ang_plot, BEFORE_ROLE, "line")
+        self.ang_target = styled.pixel_curve(b, self.ang_plot, AFTER_ROLE, "line")
+        self.ang_train_dots = styled.markers(b, self.ang_plot, BEFORE_ROLE, "dot")
+        self.ang_target_dots = styled.markers(b, self.ang_plot, AFTER_ROLE, "dot")
+        self.ang_original = styled.vline(b, self.ang_plot, LENGTH_ROLE, line="dash")
+
         # ---- attention temperature -----------------------------------------------------------
         self.temp_plot = styled.plot(
             b, self, "context_temperature_plot", "Attention over distance: the factor's sharpening",
@@ -135,20 +158,23 @@ class ContextPanel(Panel):
         self.temp_with = styled.pixel_curve(b, self.temp_plot, AFTER_ROLE, "line")
         self.temp_original = styled.vline(b, self.temp_plot, LENGTH_ROLE, line="dash")
 
-        for plot in (self.wl_plot, self.sc_plot, self.cov_plot, self.temp_plot, self.score_plot):
+        plots = (self.wl_plot, self.sc_plot, self.cov_plot, self.ang_plot, self.temp_plot,
+                 self.score_plot)  # fmt: skip
+        for plot in plots:
             styled.cache_texts(plot)
         # room for the widest tick label and a gap before the axis title (pyqtgraph sizes the
         # title at 0.8 of its height: at presentation scale it touched "0.8" and "10⁻⁴")
         for plot, widest in zip(
-            (self.wl_plot, self.sc_plot, self.cov_plot, self.temp_plot, self.score_plot),
-            ("10⁻¹⁰", "2.5·10¹", "−0.00", "10⁻¹⁰⁰", "−0.000"),
+            plots,
+            ("10⁻¹⁰", "2.5·10¹", "−0.00", "3π/2", "10⁻¹⁰⁰", "−0.000"),
             strict=True,
         ):
             styled.steady_axis(b, plot.getAxis("left"), widest)
         #: Lines whose pixels are kept only while a step leaves them alone.
         self.kept_lines = (
             self.wl_before, self.wl_after, self.sc_curve, self.score_before, self.score_after,
-            self.cov_train, self.cov_target, self.temp_without, self.temp_with,
+            self.cov_train, self.cov_target, self.ang_train, self.ang_target, self.temp_without,
+            self.temp_with,
         )  # fmt: skip
 
         # ---- views ----------------------------------------------------------------------------
@@ -158,6 +184,7 @@ class ContextPanel(Panel):
                   key=_scale_key)  # fmt: skip
         self.view("coverage", self.cov_plot, ("coverage",), self._refresh_coverage,
                   key=_coverage_key)  # fmt: skip
+        self.view("angle", self.ang_plot, ("angle",), self._refresh_angle, key=_angle_key)
         self.view("temperature", self.temp_plot, ("temperature", "original_length"),
                   self._refresh_temperature, key=_temperature_key)  # fmt: skip
         self.view("scores", self.score_plot, ("scores", "original_length", "seq_len"),
@@ -166,12 +193,14 @@ class ContextPanel(Panel):
                   ("model", "scaling", "coverage", "temperature", *READOUT_INPUTS),
                   self._refresh_readout, key=_readout_key)  # fmt: skip
 
+        angle_box = self.controls("Angle plot", "pair")
         self.place(
-            [model_box, length_box, llama_box, yarn_box, longrope_box],
+            [model_box, length_box, angle_box, llama_box, yarn_box, longrope_box],
             [
                 Cell(self.wl_plot, 0, 0), Cell(self.sc_plot, 0, 1),
-                Cell(self.cov_plot, 1, 0), Cell(self.temp_plot, 1, 1),
-                Cell(self.score_plot, 2, 0), Cell(self.readout_label, 2, 1),
+                Cell(self.cov_plot, 1, 0), Cell(self.ang_plot, 1, 1),
+                Cell(self.temp_plot, 2, 0), Cell(self.score_plot, 2, 1),
+                Cell(self.readout_label, 3, 0, 1, 2),
             ],
             row_stretch={0: 1, 1: 1, 2: 1}, col_stretch={0: 1, 1: 1},
         )  # fmt: skip
@@ -279,6 +308,60 @@ class ContextPanel(Panel):
         ctx.record("coverage_target", target, "share of the circle swept for m ≤ L (θ'_i)")
         ctx.record("coverage_unseen", unseen, "share reached only beyond training")
 
+    # -- the chosen pair's angle ---------------------------------------------------------------
+    def _refresh_angle(self, ctx: Context) -> None:
+        an = ctx["angle"]
+        m = np.asarray(an["angle_position"], dtype=np.float64)
+        phi = np.asarray(an["angle"], dtype=np.float64)
+        m0 = np.asarray(an["angle_position_training"], dtype=np.float64)
+        phi0 = np.asarray(an["angle_training"], dtype=np.float64)
+        # a pair that turns π or more between two samples aliases: its samples are drawn as
+        # dots, not joined; otherwise the curve is joined except across each wrap at 2π
+        aliased = float(an["angle_step_turn"]) >= math.pi
+        for tag, line, dots, x, y, same in (
+            ("ang_train", self.ang_train, self.ang_train_dots, m0, phi0, an["angle_training"]),
+            ("ang_target", self.ang_target, self.ang_target_dots, m, phi, an["angle"]),
+        ):
+            if not self.shown.changed(tag, (Same(same), aliased)):
+                continue
+            if aliased:
+                line.setData(x[:0], y[:0])
+                dots.setData(x, y)
+            else:
+                line.setData(x, y, connect=np.append(np.diff(y) >= 0, False))
+                dots.setData(x[:0], y[:0])
+        end = float(max(m[-1], m0[-1]))
+        untrained = an["angle_untrained"]
+        if self.shown.changed("ang_band", (tuple(untrained), end)):
+            if untrained:
+                lo, hi = float(untrained[0]), float(untrained[1])
+                self.ang_untrained.set_bands(np.array([0.0, end]), np.array([[lo, lo]]),
+                                             np.array([[hi, hi]]), 0.0)  # fmt: skip
+            else:
+                self.ang_untrained.clear()
+        _place(self.ang_original, float(m0[-1]))
+        turn = 2 * math.pi
+        pad = COVER_PAD * turn
+        self.ang_range.show((-MARGIN * end, (1 + MARGIN) * end), (-pad, turn + pad))
+        st, pair = ctx.style, int(an["angle_pair"])
+        sampled = f", {integer(phi.size)} samples (aliased)" if aliased else ""
+        styled.retitle(self.book, self.ang_plot, f"Angle of pair {pair} mod 2π: "
+                       + span(st, BEFORE_ROLE, "training θ") + ", "
+                       + span(st, AFTER_ROLE, "θ' up to L") + ", "
+                       + span(st, UNSEEN_ROLE, "never reached in training") + sampled)  # fmt: skip
+        ctx.record("position", m, "position m (samples)", "tokens")
+        ctx.record("angle", phi, "m·θ'_i mod 2π", "rad")
+        ctx.record("position_training", m0, "position m ≤ L₀ (samples)", "tokens")
+        ctx.record("angle_training", phi0, "m·θ_i mod 2π", "rad")
+        ctx.record(
+            "untrained",
+            np.asarray(untrained, dtype=np.float64),
+            "angles never reached in training [L₀·θ_i, 2π] (empty: a full turn)",
+            "rad",
+        )
+        ctx.record("unreached", float(an["angle_unreached"]),
+                   "share of the circle reached up to L and not in training")  # fmt: skip
+
     # -- attention temperature --------------------------------------------------------------------
     def _refresh_temperature(self, ctx: Context) -> None:
         tp = ctx["temperature"]
@@ -360,6 +443,19 @@ def _readout_key(ctx: Context) -> tuple[object, ...]:
     return (ctx["model"]["preset_title"], Same(ctx["scaling"]["inv_freq"]),
             Same(ctx["coverage"]["coverage_target"]), Same(ctx["temperature"]["per_token_with"]),
             *(ctx.values[n] for n in READOUT_INPUTS))  # fmt: skip
+
+
+def _angle_key(ctx: Context) -> tuple[object, ...]:
+    """The angle plot shows the chosen pair's angle lists (by identity)."""
+    return (Same(ctx["angle"]["angle"]), Same(ctx["angle"]["angle_training"]))
+
+
+def _filled_band(book: StyleBook, plot: pg.PlotWidget, role: str) -> MinMaxBands:
+    """An empty band on ``plot`` filled with ``role`` at :data:`UNTRAINED_ALPHA`."""
+    item = MinMaxBands()
+    plot.addItem(item)
+    book.add(lambda st: item.set_brush(st.brush(role, UNTRAINED_ALPHA)))
+    return item
 
 
 def _coverage_key(ctx: Context) -> tuple[object, ...]:

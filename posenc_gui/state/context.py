@@ -16,7 +16,12 @@ inputs): ``inv_freq``, ``inv_freq_original``, ``attention_factor``, ``scale`` (p
 ``θ_i/θ'_i``), ``band`` (per pair, 0 kept / 1 smoothed / 2 divided), ``bands`` (the counts),
 ``wavelength(_original)`` and the scheme's ``bounds``; ``scores`` (the same and ``seq_len``):
 ``q·R_r k / d`` for ``q = k = (1, …, 1)`` before and after scaling, at :data:`SCORE_SAMPLES`
-log-spaced distances ``1 … seq_len`` (the attention factor multiplies both q and k: ``att²``).
+log-spaced distances ``1 … seq_len`` (the attention factor multiplies both q and k: ``att²``);
+``angle`` (the same and ``pair``): pair ``pair``'s angle ``m·θ'_i mod 2π`` at
+:data:`ANGLE_SAMPLES` whole positions ``0 … L`` and ``m·θ_i mod 2π`` at as many ``0 … L₀``, the
+angles it never took in training (``[L₀·θ_i, 2π)``, empty after a full turn) and the share of
+the circle it reaches up to ``L`` beyond them (``angle_unreached``, the pair's
+``coverage_unseen``).
 """
 
 from __future__ import annotations
@@ -326,6 +331,61 @@ def _coverage_of(key: tuple[Value | None, ...], l0: int, length: int) -> dict[st
     }
 
 
+#: Positions at which the angle of the chosen pair is computed (whole numbers from 0 to the
+#: length, about the pixels of a wide plot).
+ANGLE_SAMPLES = 1000
+
+
+def angle_positions(length: int) -> list[int]:
+    """About :data:`ANGLE_SAMPLES` whole positions evenly spread over ``0 … length``."""
+    n = min(ANGLE_SAMPLES, length + 1)
+    return sorted({round(length * k / (n - 1)) for k in range(n)})
+
+
+def _angle(v: Inputs) -> dict[str, Any]:
+    """Pair ``pair``'s angle over positions: ``m·θ'_i mod 2π`` for ``m = 0 … L`` and
+    ``m·θ_i mod 2π`` for ``m = 0 … L₀`` (at :func:`angle_positions`), ``angle_untrained``
+    ``[L₀·θ_i, 2π]`` (the angles training never reached; ``[]`` when it made a full turn),
+    ``angle_unreached`` the share of the circle reached up to ``L`` and not in training (the
+    pair's ``coverage_unseen``) and ``angle_step_turn`` the largest turn between two samples
+    (radians; at π or more the sampled curve aliases)."""
+    return dict(_angle_of(_key(v), v.as_int("original_length"), v.as_int("seq_len"),
+                          v.as_int("pair")))  # fmt: skip
+
+
+@lru_cache(maxsize=16)
+def _angle_of(key: tuple[Value | None, ...], l0: int, length: int, pair: int) -> dict[str, Any]:
+    sc = _scaling_dict(key)
+    theta, theta_s = float(sc["inv_freq_original"][pair]), float(sc["inv_freq"][pair])
+    turn = 2.0 * math.pi
+    pos, phi, step = _angle_series(theta_s, length)
+    pos0, phi0, step0 = _angle_series(theta, l0)
+    reach = l0 * theta
+    return {
+        "angle_pair": pair,
+        "angle_position": pos,
+        "angle": phi,
+        "angle_position_training": pos0,
+        "angle_training": phi0,
+        "angle_untrained": [reach, turn] if reach < turn else [],
+        "angle_unreached": _coverage_of(key, l0, length)["coverage_unseen"][pair],
+        "angle_step_turn": max(step, step0),
+    }
+
+
+@lru_cache(maxsize=16)
+def _angle_series(theta: float, length: int) -> tuple[list[float], list[float], float]:
+    """Positions :func:`angle_positions` of ``length``, ``m·θ mod 2π`` at them and the largest
+    turn between two (the same lists for the same pair frequency and length: a step that
+    leaves them leaves the angle plot alone)."""
+    import torch
+
+    pos = torch.tensor(angle_positions(length), dtype=torch.float64)
+    step = float((pos[1:] - pos[:-1]).max()) if pos.numel() > 1 else 0.0
+    phi = torch.remainder(pos * theta, 2.0 * math.pi)
+    return pos.tolist(), phi.tolist(), step * theta
+
+
 #: A pair whose target sweep exceeds its training sweep by more than this share of the circle
 #: reaches angles it never took in training.
 UNSEEN_EPS = 1e-9
@@ -452,6 +512,10 @@ class ContextModel(TabModel):
             "long list is used once L exceeds L₀. Rotary dims follow the lists' length.",
             choice_labels=tuple(PRESET_TITLES[p] for p in FACTOR_LISTS),
         ),
+        int_param(
+            "pair", 63, 0, 255, "Pair i",
+            "The pair whose angle m·θ_i mod 2π the angle plot follows (0 … d/2 − 1).",
+        ),
     )  # fmt: skip
 
     groups = (
@@ -460,18 +524,21 @@ class ContextModel(TabModel):
         ReadoutGroup("scores", SCALING_INPUTS, _scores),
         ReadoutGroup("coverage", SCALING_INPUTS, _coverage),
         ReadoutGroup("temperature", SCALING_INPUTS, _temperature),
+        ReadoutGroup("angle", (*SCALING_INPUTS, "pair"), _angle),
     )
 
-    figures = ("wavelengths", "scale_factor", "coverage", "temperature", "scores", "readout")
+    figures = (
+        "wavelengths", "scale_factor", "coverage", "angle", "temperature", "scores", "readout",
+    )  # fmt: skip
     figure_pairs = (("wavelengths", "readout"),)
     animated = "seq_len"
 
     @classmethod
     def limits(cls, values: Mapping[str, Value]) -> Limits:
         v = Inputs(values, frozenset(("low_freq_factor", "high_freq_factor", "beta_fast",
-                                      "beta_slow", "scheme", "factor_lists")),
+                                      "beta_slow", "scheme", "factor_lists", "dim")),
                    "context limits")  # fmt: skip
-        out: Limits = {}
+        out: Limits = {"pair": (0, v.as_int("dim") // 2 - 1)}
         if v.as_str("scheme") == "longrope":  # one factor per pair: d is the lists' length × 2
             n = 2 * len(factor_lists(v.as_str("factor_lists"))[0])
             out["dim"] = (n, n)

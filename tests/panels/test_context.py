@@ -202,3 +202,80 @@ def test_longrope_dim_follows_its_lists() -> None:
         ContextModel.resolve({"preset": CUSTOM, "scheme": "longrope", "dim": 128})
     r = ContextModel.readouts(ContextModel.resolve({"preset": "phi-3.5-mini"}))
     assert r["attention_factor"] == pytest.approx(math.sqrt(1 + math.log(32) / math.log(4096)))
+
+
+def _angle_panel(qtbot: QtBot, **values: object) -> tuple[object, dict[str, object]]:
+    cls = get_panel("context")
+    panel = cls(ParamState(cls.model, {"preset": CUSTOM, **values}))
+    qtbot.addWidget(panel)
+    panel.resize(1400, 900)
+    panel.refresh_now()
+    return panel, panel.data()["angle"]
+
+
+def test_the_angle_plot_shows_m_theta_mod_2pi(qtbot: QtBot) -> None:
+    """The plotted angle is (m·θ'_i) mod 2π, written out here from θ_i = base^(−2i/d) and
+    linear interpolation θ'_i = θ_i/s; the training curve is m·θ_i up to L₀."""
+    d, base, s, l0, pair = 64, 10000.0, 4.0, 4096, 20
+    panel, data = _angle_panel(qtbot, scheme="linear", base=base, dim=d, factor=s,
+                               original_length=l0, seq_len=4 * l0, pair=pair)  # fmt: skip
+    theta = base ** (-2 * pair / d)
+    m, phi = data["position"].values, data["angle"].values
+    assert m[0] == 0 and m[-1] == 4 * l0 and 900 <= m.size <= 1000
+    for k in (0, 1, 137, m.size // 2, m.size - 1):
+        assert phi[k] == pytest.approx(math.fmod(m[k] * theta / s, 2 * math.pi), abs=1e-9)
+    m0, phi0 = data["position_training"].values, data["angle_training"].values
+    assert m0[-1] == l0
+    for k in (3, m0.size - 1):
+        assert phi0[k] == pytest.approx(math.fmod(m0[k] * theta, 2 * math.pi), abs=1e-9)
+    # the line is broken at each wrap and nowhere else
+    line = panel.ang_target  # type: ignore[attr-defined]
+    connect = np.asarray(line.opts["connect"])[:-1]
+    assert list(connect) == list(np.diff(phi) >= 0) and not connect.all()
+    # a pair turning more than π between samples is drawn as its samples, not joined
+    panel.state.set("pair", 0)  # type: ignore[attr-defined]
+    panel.refresh_now()  # type: ignore[attr-defined]
+    phi = panel.data()["angle"]["angle"].values  # type: ignore[attr-defined]
+    assert line.getData()[0].size == 0
+    np.testing.assert_array_equal(panel.ang_target_dots.getData()[1], phi)  # type: ignore[attr-defined]
+    assert "aliased" in panel.ang_plot.getPlotItem().titleLabel.text  # type: ignore[attr-defined]
+
+
+def test_the_untrained_band_is_the_angles_training_never_reached(qtbot: QtBot) -> None:
+    """Low-frequency pair: [L₀·θ_i, 2π) shaded, and angle_unreached is its coverage_unseen;
+    high-frequency pair (a full turn within L₀): nothing shaded."""
+    d, base, l0 = 64, 10000.0, 4096
+    low = d // 2 - 1
+    panel, data = _angle_panel(qtbot, scheme="default", base=base, dim=d, original_length=l0,
+                               seq_len=4 * l0, pair=low)  # fmt: skip
+    theta = base ** (-2 * low / d)
+    assert l0 * theta < 2 * math.pi
+    np.testing.assert_allclose(data["untrained"].values, [l0 * theta, 2 * math.pi], rtol=1e-12)
+    ((_x, lo, hi),) = panel.ang_untrained.envelope()  # type: ignore[attr-defined]
+    np.testing.assert_allclose(lo, l0 * theta, rtol=1e-12)
+    np.testing.assert_allclose(hi, 2 * math.pi, rtol=1e-12)
+    r = panel.readouts()  # type: ignore[attr-defined]
+    expected = min(1.0, 4 * l0 * theta / (2 * math.pi)) - l0 * theta / (2 * math.pi)
+    assert r["angle_unreached"] == pytest.approx(expected, rel=1e-12)
+    assert r["angle_unreached"] == r["coverage_unseen"][low]
+    panel.state.set("pair", 0)  # type: ignore[attr-defined]
+    panel.refresh_now()  # type: ignore[attr-defined]
+    assert panel.data()["angle"]["untrained"].values.size == 0  # type: ignore[attr-defined]
+    assert panel.ang_untrained.envelope() == []  # type: ignore[attr-defined]
+    assert panel.readouts()["angle_unreached"] == 0.0  # type: ignore[attr-defined]
+
+
+def test_the_pair_is_clamped_when_dim_shrinks() -> None:
+    state = ParamState(ContextModel, {"preset": CUSTOM, "scheme": "default", "dim": 128})
+    state.set("pair", 63)
+    state.set("dim", 32)
+    assert state.get("pair") == 15
+    assert ContextModel.resolve({"preset": "deepseek-v3"})["pair"] == 31
+    with pytest.raises(ParamError, match="pair"):
+        ContextModel.resolve({"preset": CUSTOM, "dim": 32, "pair": 16})
+
+
+def test_values_reports_the_angle(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _values(capsys, "--set", "preset=llama-3.1-8b")
+    r = ContextModel.readouts(ContextModel.resolve({"preset": "llama-3.1-8b"}))
+    assert out["angle_unreached"] == r["coverage_unseen"][63] > 0

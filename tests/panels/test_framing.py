@@ -256,6 +256,7 @@ FIXED_Y = {
     "encodings/figure_magnitude": "a share between 0 and 1: its whole scale",
     "encodings/figure_dots": "the range of all of P·Pᵀ, kept as the distance k moves",
     "rope/figure_curves": "signed scores: symmetric about 0, kept while the curves fill it",
+    "context/figure_angle": "angles mod 2π: the whole circle, where the untrained band ends",
 }
 
 
