@@ -160,13 +160,14 @@ def _score_key(v: Mapping[str, Value]) -> tuple[Value | None, ...]:
     )
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=2)
 def _shift_tables(
     dim: int, base: float, table_dtype: str, distance: int, shift_range: int
 ) -> tuple[list[int], dict[str, Any]]:
     """The sampled query positions and, per dtype, the rotation tables of the score (kept
     while only the vectors change: a seed or a typed component recomputes the dot products
-    alone)."""
+    alone). Two entries only: one is 2 float64 tables × 4 dtypes of (shifts, d/2), 65 MB at
+    d = 4096; eight had put the bench's peak memory with every tab open at 647 MB."""
     import torch
 
     from posenc_gui.core.precision import shift_tables
