@@ -129,6 +129,15 @@ def remember_dir(path: str | Path) -> None:
     QSettings().setValue(LAST_DIR_KEY, str(Path(path).parent))
 
 
+def ask_open_path(parent: QWidget | None, title: str, filters: str) -> Path | None:
+    """An open dialog in the folder of the last one (remembered for the next)."""
+    path, _ = QFileDialog.getOpenFileName(parent, title, start_dir(), filters)
+    if not path:
+        return None
+    remember_dir(path)
+    return Path(path)
+
+
 def ask_save_path(
     parent: QWidget | None, title: str, name: str, filters: str, suffix: str
 ) -> Path | None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QFileDialog, QMenu
+from PySide6.QtWidgets import QMenu
 
-from posenc_gui.controllers.common import WindowParts, add_action, reason, remember_dir, start_dir
+from posenc_gui.controllers.common import WindowParts, add_action, ask_open_path, reason
 from posenc_gui.state import ParamError
 from posenc_gui.state.context import read_config_values
 from posenc_gui.state.model_config import ConfigError
@@ -42,11 +42,8 @@ class ModelConfigController(QObject):
 
     def open_dialog(self) -> None:
         """File ▸ Open model config…"""
-        path, _ = QFileDialog.getOpenFileName(
-            self._parts.dialog_parent(), "Open model config", start_dir(), CONFIG_FILTER
-        )
-        if path:
-            remember_dir(path)
+        path = ask_open_path(self._parts.dialog_parent(), "Open model config", CONFIG_FILTER)
+        if path is not None:
             self.open(path)
 
     def open(self, path: str | Path) -> bool:

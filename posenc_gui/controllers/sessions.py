@@ -17,16 +17,15 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog, QMenu
+from PySide6.QtWidgets import QMenu
 
 from posenc_gui.controllers.common import (
     WindowParts,
     add_action,
+    ask_open_path,
     ask_save_path,
     config_dir,
     reason,
-    remember_dir,
-    start_dir,
 )
 from posenc_gui.controllers.presentation import PresentationController
 from posenc_gui.state import ParamError, Value
@@ -249,11 +248,8 @@ class SessionController(QObject):
 
     def open_dialog(self) -> None:
         """File ▸ Open session…"""
-        path, _ = QFileDialog.getOpenFileName(
-            self._parts.dialog_parent(), "Open session", start_dir(), SESSION_FILTER
-        )
-        if path:
-            remember_dir(path)
+        path = ask_open_path(self._parts.dialog_parent(), "Open session", SESSION_FILTER)
+        if path is not None:
             self.open(path)
 
     # -- recent sessions ------------------------------------------------------------------------
