@@ -80,13 +80,12 @@ def test_a_range_shown_again_is_drawn_from_what_the_axis_kept(qtbot: QtBot) -> N
     assert len(calls) > drawn and not np.array_equal(large, first)
 
 
-@pytest.mark.parametrize("tab_id", TAB_IDS)
-def test_tick_labels_write_negative_numbers_with_a_minus_sign(qtbot: QtBot, tab_id: str) -> None:
-    """The app writes −1, never -1 (U+2212, as every read-out): on every axis of every tab."""
+def _axis_labels(qtbot: QtBot, tab_id: str) -> list[tuple[pg.AxisItem, list[str]]]:
+    """Every visible axis of tab ``tab_id`` (built and refreshed) and the tick labels it draws."""
     panel = show_panel(qtbot, tab_id)
     panel.refresh_now()
     QApplication.processEvents()
-    texts: list[str] = []
+    found = []
     for plot in panel.findChildren(pg.PlotWidget):
         for axis in [i for i in plot.scene().items() if isinstance(i, pg.AxisItem)]:
             if not axis.isVisible():
@@ -95,8 +94,14 @@ def test_tick_labels_write_negative_numbers_with_a_minus_sign(qtbot: QtBot, tab_
             painter = QPainter(picture)
             specs = axis.generateDrawSpecs(painter)
             painter.end()
-            if specs is not None:
-                texts += [text for _, _, text in specs[2]]
+            found.append((axis, [text for _, _, text in specs[2]] if specs is not None else []))
+    return found
+
+
+@pytest.mark.parametrize("tab_id", TAB_IDS)
+def test_tick_labels_write_negative_numbers_with_a_minus_sign(qtbot: QtBot, tab_id: str) -> None:
+    """The app writes −1, never -1 (U+2212, as every read-out): on every axis of every tab."""
+    texts = [t for _, labels in _axis_labels(qtbot, tab_id) for t in labels]
     assert texts
     assert not [t for t in texts if "-" in t], tab_id
     if tab_id == "sine":  # its value axis runs from −2 to 2
@@ -311,20 +316,11 @@ def test_log_axis_labels_use_one_notation() -> None:
 
 @pytest.mark.parametrize("tab_id", TAB_IDS)
 def test_every_log_axis_writes_its_labels_in_one_notation(qtbot: QtBot, tab_id: str) -> None:
-    panel = show_panel(qtbot, tab_id)
-    panel.refresh_now()
-    QApplication.processEvents()
-    for plot in panel.findChildren(pg.PlotWidget):
-        for axis in [i for i in plot.scene().items() if isinstance(i, pg.AxisItem)]:
-            if not (axis.isVisible() and axis.logMode):
-                continue
-            picture = QPicture()
-            painter = QPainter(picture)
-            specs = axis.generateDrawSpecs(painter)
-            painter.end()
-            texts = [text for _, _, text in specs[2]] if specs is not None else []
-            powers = ["10" in t and any(c in "⁰¹²³⁴⁵⁶⁷⁸⁹" for c in t) for t in texts]
-            assert all(powers) or not any(powers), (tab_id, texts)
+    for axis, texts in _axis_labels(qtbot, tab_id):
+        if not axis.logMode:
+            continue
+        powers = ["10" in t and any(c in "⁰¹²³⁴⁵⁶⁷⁸⁹" for c in t) for t in texts]
+        assert all(powers) or not any(powers), (tab_id, texts)
 
 
 # -- issue 20: a long session's memory -----------------------------------------------------------
