@@ -381,18 +381,6 @@ class LineGrid:
         clear = self.tester()
         return [clear(x, y, w, h) for x, y, w, h in zip(cx, cy, hw, hh, strict=True)]
 
-    def first_free(
-        self, cx: Sequence[float], cy: Sequence[float], hw: float, hh: float
-    ) -> int | None:
-        """The index of the first of the rectangles of half size ``(hw, hh)`` centred on
-        ``(cx, cy)`` that :meth:`free` finds free (None: none is), testing no more of them:
-        no line's cells are made for it."""
-        clear = self.tester()
-        for k, (x, y) in enumerate(zip(cx, cy, strict=True)):
-            if clear(x, y, hw, hh):
-                return k
-        return None
-
     def tester(self) -> Callable[[float, float, float, float], bool]:
         """:meth:`free` for one rectangle ``(x, y, hw, hh)`` at a time, for the lines as they
         are now (what it reads is gathered once: call it again after :meth:`rasterise`)."""
